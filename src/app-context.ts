@@ -1,0 +1,48 @@
+import type { AppKeys } from './auth/app-keys.ts';
+import type { ClassRegistry } from './schema/class-registry.ts';
+import type { AppSettings } from './settings/app-settings.ts';
+import type { Database } from './storage/database.ts';
+
+/**
+ * One app served by this process: its keys, its database and its class catalogue. Every
+ * request carries its app; storage is reached through it, never through a global, so that
+ * several apps on one server need no rewrite.
+ */
+export interface AppContext {
+  readonly keys: AppKeys;
+  readonly db: Database;
+  readonly classes: ClassRegistry;
+  /** Accepted clock skew of master-key signatures, ms. */
+  readonly masterSignWindowMs: number;
+  /** Current settings; refreshed by the settings use-case when changed. */
+  settings: AppSettings;
+}
+
+/** Who is calling, as far as permission checks are concerned. */
+export interface Principal {
+  /** The master key bypasses every ACL and class permission. */
+  readonly master: boolean;
+  /** The acting user's objectId, when a valid session was given. */
+  readonly userId?: string;
+  /** ACL principals this caller holds: '*', its userId, 'role:<name>' for every role (inherited). */
+  readonly readers: readonly string[];
+}
+
+/** Everything a use-case knows about one request. */
+export interface RequestContext {
+  readonly app: AppContext;
+  readonly master: boolean;
+  readonly sessionToken?: string;
+  /** X-LC-Prod: true unless the client asked for staging (0). */
+  readonly production: boolean;
+  /** Base URL of this server as the client sees it, e.g. http://host:3000 (Location headers). */
+  readonly baseUrl: string;
+  /** Resolves (once) who the caller is. */
+  principal(): Promise<Principal>;
+}
+
+/** ACL principals for queries: null means "no ACL filter" (master key). */
+export async function readersOf(ctx: RequestContext): Promise<readonly string[] | null> {
+  const p = await ctx.principal();
+  return p.master ? null : p.readers;
+}

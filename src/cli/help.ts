@@ -1,0 +1,28 @@
+import { SETTINGS } from '../config.ts';
+
+/** The text of `larder --help`. */
+export function helpText(): string {
+  const rows = SETTINGS.map((s) => {
+    const def = s.default !== undefined ? ` (default ${s.default})` : '';
+    return `  ${(s.flag + ' <v>').padEnd(30)} ${s.env.padEnd(30)} ${s.help}${def}`;
+  });
+  return `Larder: a self-hosted server for the LeanCloud data storage REST API 1.1.
+
+Usage:
+  larder [serve] [options]          start the server (the default command)
+  larder index add <class> <field>  create the index the query compiler uses for <field>
+  larder index list [<class>]       list indexes made with 'index add'
+  larder index drop <class> <field> drop such an index
+  larder --help                     this text
+
+Options (flag, environment variable, meaning). A JSON config file given with --config <path>
+or LARDER_CONFIG may hold the same settings by env name or by key (e.g. {"LARDER_PORT": 8080}).
+Precedence: flags > environment > config file > defaults.
+  ${'--config <path>'.padEnd(30)} ${'LARDER_CONFIG'.padEnd(30)} JSON config file
+${rows.join('\n')}
+
+With no DATABASE_URL, data lives in the embedded engine (PGlite) under LARDER_DATA_DIR.
+Keys that are not given are generated on first start, kept with the data, and printed once.
+Docs: docs/running.md, docs/sdk.md, docs/indexes.md, docs/errors.md, docs/compatibility.md
+`;
+}

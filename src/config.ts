@@ -1,0 +1,123 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Typed configuration, read once at start-up. Nothing else reads process.env. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema holding this app's tables. */
+  dbSchema: string;
+  appId: string | undefined;
+  appKey: string | undefined;
+  masterKey: string | undefined;
+  /** Accepted age of a master-key X-LC-Sign timestamp, in ms (either direction). */
+  masterSignWindowMs: number;
+  /** Public base URL (for Location headers); derived from the request when unset. */
+  publicUrl: string | undefined;
+  workers: number;
+  poolSize: number;
+  statementTimeoutMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+}
+
+/** One setting: its env var, CLI flag, config-file key, default and help text. */
+export interface Setting {
+  key: keyof Config;
+  env: string;
+  flag: string;
+  help: string;
+  kind: 'string' | 'int';
+  default?: string | number;
+}
+
+/** Every setting, in the order `larder --help` lists them. */
+export const SETTINGS: readonly Setting[] = [
+  { key: 'port', env: 'LARDER_PORT', flag: '--port', kind: 'int', default: 3000, help: 'HTTP port' },
+  { key: 'host', env: 'LARDER_HOST', flag: '--host', kind: 'string', default: '0.0.0.0', help: 'address to listen on' },
+  { key: 'dataDir', env: 'LARDER_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', help: 'embedded database directory (ignored with DATABASE_URL)' },
+  { key: 'databaseUrl', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', help: 'PostgreSQL URL; when set, PostgreSQL is used instead of the embedded engine' },
+  { key: 'dbSchema', env: 'LARDER_DB_SCHEMA', flag: '--db-schema', kind: 'string', default: 'larder', help: 'PostgreSQL schema for the app tables' },
+  { key: 'appId', env: 'LARDER_APP_ID', flag: '--app-id', kind: 'string', help: 'app id (generated on first start when unset)' },
+  { key: 'appKey', env: 'LARDER_APP_KEY', flag: '--app-key', kind: 'string', help: 'app key (generated on first start when unset)' },
+  { key: 'masterKey', env: 'LARDER_MASTER_KEY', flag: '--master-key', kind: 'string', help: 'master key (generated on first start when unset)' },
+  { key: 'masterSignWindowMs', env: 'LARDER_MASTER_SIGN_WINDOW_MS', flag: '--master-sign-window-ms', kind: 'int', default: 15 * 60 * 1000, help: 'accepted clock skew of master-key signatures' },
+  { key: 'publicUrl', env: 'LARDER_PUBLIC_URL', flag: '--public-url', kind: 'string', help: 'public base URL, e.g. https://api.example.com' },
+  { key: 'workers', env: 'LARDER_WORKERS', flag: '--workers', kind: 'int', default: 1, help: 'worker processes (PostgreSQL only; 0 = one per core)' },
+  { key: 'poolSize', env: 'LARDER_POOL_SIZE', flag: '--pool-size', kind: 'int', default: 16, help: 'PostgreSQL connections per process' },
+  { key: 'statementTimeoutMs', env: 'LARDER_STATEMENT_TIMEOUT_MS', flag: '--statement-timeout-ms', kind: 'int', default: 10000, help: 'PostgreSQL statement timeout' },
+  { key: 'logLevel', env: 'LARDER_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
+  { key: 'bodyLimitBytes', env: 'LARDER_BODY_LIMIT', flag: '--body-limit', kind: 'int', default: 20 * 1024 * 1024, help: 'maximum request body in bytes' },
+];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A configuration mistake an operator can fix; main prints it and exits 2. */
+export class ConfigError extends Error {}
+
+function coerce(setting: Setting, raw: unknown, source: string): string | number {
+  if (setting.kind === 'int') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw));
+    if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${source}: ${setting.env} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+    return n;
+  }
+  if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${source}: ${setting.env} must be a non-empty string`);
+  return raw;
+}
+
+/**
+ * Builds the config from, lowest precedence first: defaults, the config file (JSON, from
+ * `--config` or LARDER_CONFIG), environment variables, CLI flags.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>): Config {
+  const values: Record<string, string | number | undefined> = {};
+  for (const s of SETTINGS) values[s.key] = s.default;
+  const file = flags['--config'] ?? env.LARDER_CONFIG;
+  if (file) {
+    const path = resolve(file);
+    if (!existsSync(path)) throw new ConfigError(`config file not found: ${path}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`config file ${path} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`config file ${path} must hold a JSON object`);
+    const known = new Map(SETTINGS.flatMap((s) => [[s.key as string, s], [s.env, s]]));
+    for (const [k, v] of Object.entries(parsed)) {
+      const s = known.get(k);
+      if (!s) throw new ConfigError(`config file ${path}: unknown setting "${k}"`);
+      values[s.key] = coerce(s, v, path);
+    }
+  }
+  for (const s of SETTINGS) {
+    const raw = env[s.env];
+    if (raw !== undefined && raw !== '') values[s.key] = coerce(s, raw, 'environment');
+  }
+  for (const s of SETTINGS) {
+    const raw = flags[s.flag];
+    if (raw !== undefined) values[s.key] = coerce(s, raw, 'command line');
+  }
+  const logLevel = String(values.logLevel);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`LARDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(String(values.dbSchema))) throw new ConfigError('LARDER_DB_SCHEMA must be a plain identifier');
+  return {
+    port: values.port as number,
+    host: values.host as string,
+    dataDir: values.dataDir as string,
+    databaseUrl: values.databaseUrl as string | undefined,
+    dbSchema: values.dbSchema as string,
+    appId: values.appId as string | undefined,
+    appKey: values.appKey as string | undefined,
+    masterKey: values.masterKey as string | undefined,
+    masterSignWindowMs: values.masterSignWindowMs as number,
+    publicUrl: values.publicUrl as string | undefined,
+    workers: values.workers as number,
+    poolSize: values.poolSize as number,
+    statementTimeoutMs: values.statementTimeoutMs as number,
+    logLevel: logLevel as Config['logLevel'],
+    bodyLimitBytes: values.bodyLimitBytes as number,
+  };
+}

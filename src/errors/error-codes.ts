@@ -1,0 +1,53 @@
+/**
+ * The one error catalogue. Every error Larder sends is named here with its LeanCloud code, its
+ * HTTP status and its default message. LeanCloud reuses codes (code 1 is both a client mistake
+ * and an internal error), so entries are keyed by name, not by code. `docs/errors.md` is kept in
+ * sync with this table by a test.
+ */
+export interface ErrorSpec {
+  readonly code: number;
+  readonly status: number;
+  readonly message: string;
+}
+
+function e(code: number, status: number, message: string): ErrorSpec {
+  return { code, status, message };
+}
+
+export const ERRORS = {
+  internal: e(1, 500, 'Internal server error. No information available.'),
+  badRequest: e(1, 400, 'Bad request.'),
+  objectNotFoundForUpdate: e(1, 404, 'Could not find object by id.'),
+  forbidden: e(1, 403, 'Forbidden.'),
+  masterKeyRequired: e(1, 403, 'The request must be signed by master key.'),
+  classNotFound: e(101, 404, "Class or object doesn't exists."),
+  invalidQuery: e(102, 400, 'Invalid query.'),
+  invalidClassName: e(103, 400, "Missing or invalid classname. Classnames are case-sensitive. They must start with a letter, and a-zA-Z0-9_ are the only valid characters."),
+  missingObjectId: e(104, 400, 'Missing or invalid object id.'),
+  invalidKeyName: e(105, 400, "Invalid key name. Keys are case-sensitive and 'a-zA-Z0-9_' are the only valid characters."),
+  invalidPointer: e(106, 400, 'Malformed pointer. Pointers must be arrays of a classname and an object id.'),
+  invalidJson: e(107, 400, 'Malformed json object. A json dictionary is expected.'),
+  incorrectType: e(111, 400, 'Field set to incorrect type.'),
+  objectTooLarge: e(116, 400, 'The object is too large.'),
+  readOnlyKey: e(117, 400, 'The key is read only.'),
+  invalidNestedKey: e(121, 400, "Keys in NSDictionary values may not include '$' or '.'."),
+  invalidAcl: e(123, 400, 'Invalid ACL. An ACL with an invalid format was saved.'),
+  timeout: e(124, 503, 'The request timed out on the server. Typically this indicates the request is too expensive.'),
+  invalidRelation: e(128, 400, 'Invalid relation data.'),
+  duplicateValue: e(137, 400, 'A unique field was given a value that is already taken.'),
+  quotaExceeded: e(154, 400, 'Exceeded an application threshold setting.'),
+  userNotFound: e(211, 400, 'Could not find user.'),
+  invalidGeoPoint: e(302, 400, 'Invalid GeoPoint values.'),
+  noEffect: e(305, 400, 'No effect on updating/deleting a document.'),
+  unauthorized: e(401, 401, 'Unauthorized.'),
+  notFound: e(404, 404, 'Not found.'),
+  methodNotAllowed: e(405, 405, 'Method not allowed.'),
+  payloadTooLarge: e(413, 413, 'Payload Too Large.'),
+  unsupportedMediaType: e(415, 415, 'Unsupported Media Type.'),
+  notReady: e(503, 503, 'Service unavailable.'),
+  invalidRegex: e(102, 400, 'Invalid regular expression.'),
+  queryTooComplex: e(102, 400, 'The query is too complex.'),
+} as const satisfies Record<string, ErrorSpec>;
+
+/** Name of an entry in the catalogue. */
+export type ErrorName = keyof typeof ERRORS;

@@ -1,0 +1,29 @@
+import { ApiError } from '../errors/api-error.ts';
+import type { QueryParams } from './route.ts';
+
+/** A boolean query flag: true, "true" or "1" (and 1) mean yes. */
+export function flag(q: QueryParams, name: string): boolean {
+  const v = q[name];
+  return v === true || v === 1 || v === 'true' || v === '1';
+}
+
+/** A string parameter, or undefined. Arrays (repeated parameters) are refused. */
+export function text(q: QueryParams, name: string): string | undefined {
+  const v = q[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new ApiError('invalidQuery', `Parameter '${name}' must be a single value.`);
+}
+
+/** A JSON parameter (`where`): parsed from a URL string, or taken as is from a batch item. */
+export function json(q: QueryParams, name: string): unknown {
+  const v = q[name];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new ApiError('invalidJson', `Parameter '${name}' is not valid JSON.`);
+  }
+}

@@ -1,0 +1,68 @@
+import type { Method, Route } from './route.ts';
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+}
+
+/** The result of matching a method and path. */
+export type Match =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'wrong-method'; allowed: Method[] }
+  | { kind: 'not-found' };
+
+function split(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+/**
+ * The table of API routes, shared by the HTTP server and /1.1/batch so that a batch item is
+ * served by exactly the code that serves the same request on its own.
+ */
+export class RouteTable {
+  private readonly compiled: Compiled[] = [];
+
+  constructor(routes: readonly Route[]) {
+    for (const r of routes) this.compiled.push({ route: r, segments: split(r.path) });
+  }
+
+  /** Finds the route for a method and a path (without query string). */
+  match(method: string, path: string): Match {
+    let segs: string[];
+    try {
+      segs = split(path).map((s) => decodeURIComponent(s));
+    } catch {
+      return { kind: 'not-found' };
+    }
+    const allowed: Method[] = [];
+    let best: { route: Route; params: Record<string, string>; statics: number } | undefined;
+    for (const c of this.compiled) {
+      const params = matchSegments(c.segments, segs);
+      if (!params) continue;
+      if (c.route.method !== method) {
+        allowed.push(c.route.method);
+        continue;
+      }
+      // A literal segment beats a parameter: /users/me wins over /users/:objectId.
+      const statics = c.segments.filter((s) => !s.startsWith(':')).length;
+      if (!best || statics > best.statics) best = { route: c.route, params, statics };
+    }
+    if (best) return { kind: 'found', route: best.route, params: best.params };
+    return allowed.length ? { kind: 'wrong-method', allowed } : { kind: 'not-found' };
+  }
+}
+
+function matchSegments(pattern: string[], segs: string[]): Record<string, string> | undefined {
+  if (pattern.length !== segs.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    if (p.startsWith(':')) {
+      if (segs[i] === '') return undefined;
+      params[p.slice(1)] = segs[i];
+    } else if (p !== segs[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,105 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import type { AppContext } from '../app-context.ts';
+import { ApiError, isApiError } from '../errors/api-error.ts';
+import { callerFromHeaders, fromFallbackBody, type CallerInfo } from './credentials.ts';
+import { authenticateCaller, dispatch, makeContext } from './dispatch.ts';
+import type { RouteTable } from './route-table.ts';
+import { parseJsonBody } from './json-body.ts';
+import { errorBody } from './error-body.ts';
+import type { Logger } from '../log.ts';
+
+/** What the HTTP server needs. */
+export interface ServerDeps {
+  app: AppContext;
+  routes: RouteTable;
+  logger: Logger;
+  bodyLimitBytes: number;
+  publicUrl?: string;
+  /** Extra readiness checks beyond the database (e.g. draining on shutdown). */
+  isDraining?: () => boolean;
+}
+
+const CORS_HEADERS = [
+  'Content-Type', 'X-LC-Id', 'X-LC-Key', 'X-LC-Sign', 'X-LC-Session', 'X-LC-Prod', 'X-LC-UA', 'X-LC-Hook-Key',
+  'X-AVOSCloud-Application-Id', 'X-AVOSCloud-Application-Key', 'X-AVOSCloud-Master-Key', 'X-AVOSCloud-Session-Token',
+  'X-AVOSCloud-Request-Sign', 'X-AVOSCloud-Application-Production', 'X-Requested-With',
+];
+
+function baseUrlOf(req: FastifyRequest, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  return `${req.protocol}://${req.host}`;
+}
+
+function queryOf(req: FastifyRequest): Record<string, unknown> {
+  const q = req.query;
+  return typeof q === 'object' && q !== null ? (q as Record<string, unknown>) : {};
+}
+
+/** Builds the Fastify server: JSON parsing, CORS, compression, health, and the API dispatcher. */
+export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const server = Fastify({
+    loggerInstance: deps.logger,
+    disableRequestLogging: true,
+    bodyLimit: deps.bodyLimitBytes,
+    trustProxy: true,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+  });
+  await server.register(cors, { origin: true, credentials: true, allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
+  await server.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
+
+  // Every body is JSON, whatever the content type says: SDKs send application/json, and the
+  // browser fallback sends text/plain to avoid a CORS preflight.
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser('*', { parseAs: 'string', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  server.setErrorHandler((err: unknown, req, reply) => {
+    const { status, body } = errorBody(err, (e) => req.log.error({ err: e, reqId: req.id }, 'unhandled error'));
+    void reply.code(status).send(body);
+  });
+  server.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send(new ApiError('notFound', `Route not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}`).toJSON());
+  });
+
+  server.get('/health', async (_req, reply) => {
+    try {
+      if (deps.isDraining?.()) throw new Error('draining');
+      await deps.app.db.ping();
+      return { status: 'ok', engine: deps.app.db.engine };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', engine: deps.app.db.engine });
+    }
+  });
+  server.get('/health/live', async () => ({ status: 'ok' }));
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    let method = req.method;
+    let body: unknown = req.body;
+    let caller: CallerInfo = callerFromHeaders(req.headers);
+    const fallback = method === 'POST' ? fromFallbackBody(body) : undefined;
+    if (fallback) {
+      method = fallback.method;
+      body = fallback.body;
+      caller = fallback.caller;
+    }
+    const master = authenticateCaller(deps.app, caller);
+    const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
+    const path = req.url.split('?')[0];
+    const res = await dispatch(deps.routes, { method, path, query: queryOf(req), body, inBatch: false }, () => ctx);
+    if (res.headers) void reply.headers(res.headers);
+    return reply.code(res.status).send(res.body);
+  };
+  server.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/1.1/*', handler: handle });
+  server.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/1/*', handler: handle });
+  return server;
+}
+
+export { isApiError };

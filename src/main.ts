@@ -1,0 +1,45 @@
+import { parseArgs } from './cli/args.ts';
+import { helpText } from './cli/help.ts';
+import { serve } from './cli/serve.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './log.ts';
+
+/** Entry point: parse the command line, load config, run the command. */
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`larder: ${(err as Error).message}\nRun 'larder --help' for usage.`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(helpText());
+    return;
+  }
+  const config = loadConfig(process.env, args.flags);
+  const logger = createLogger(config.logLevel);
+  const [command = 'serve', ...rest] = args.words;
+  switch (command) {
+    case 'serve':
+      await serve(config, logger, (line) => console.log(line));
+      return;
+    case 'index': {
+      const { indexCommand } = await import('./cli/index-command.ts');
+      await indexCommand(config, rest, (line: string) => console.log(line));
+      return;
+    }
+    default:
+      console.error(`larder: unknown command '${command}'. Run 'larder --help' for usage.`);
+      process.exit(2);
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(`larder: configuration error: ${err.message}`);
+    process.exit(2);
+  }
+  console.error(`larder: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

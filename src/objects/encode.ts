@@ -1,0 +1,27 @@
+import { hiddenFields } from '../schema/hidden-fields.ts';
+import type { ObjectRow } from './object-row.ts';
+import { toIso } from './timestamps.ts';
+
+/** A JSON object as sent to clients. */
+export type WireObject = Record<string, unknown>;
+
+/** Options for encoding one row. */
+export interface EncodeOptions {
+  className: string;
+  /** Include the ACL (returnACL with the app option on, or master-key reads of a single object). */
+  withAcl: boolean;
+}
+
+/**
+ * Encodes a stored row to its wire form: the document's fields plus objectId and createdAt /
+ * updatedAt as plain ISO strings (not Date objects, as LeanCloud does), minus hidden fields.
+ */
+export function encodeRow(row: ObjectRow, opts: EncodeOptions): WireObject {
+  const out: WireObject = { ...row.data };
+  for (const h of hiddenFields(opts.className)) delete out[h];
+  out.objectId = row.objectId;
+  out.createdAt = toIso(row.createdAt);
+  out.updatedAt = toIso(row.updatedAt);
+  if (opts.withAcl) out.ACL = row.acl ?? { '*': { read: true, write: true } };
+  return out;
+}

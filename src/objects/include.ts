@@ -1,0 +1,94 @@
+import { ApiError } from '../errors/api-error.ts';
+import { aclClause } from '../query/sql/compile-where.ts';
+import type { ClassRegistry } from '../schema/class-registry.ts';
+import { ident, sql } from '../sql/fragment.ts';
+import type { Queryable } from '../storage/database.ts';
+import { encodeRow, type WireObject } from './encode.ts';
+import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
+
+/** Most include paths in one request, and most segments in one path. */
+export const MAX_INCLUDE_PATHS = 50;
+export const MAX_INCLUDE_DEPTH = 8;
+
+/** Parses `include` ("a, b.c"): spaces tolerated, as the original service does. */
+export function parseInclude(include: string | undefined): string[][] {
+  if (!include) return [];
+  const paths = include.split(',').map((s) => s.trim()).filter(Boolean).map((s) => s.split('.'));
+  if (paths.length > MAX_INCLUDE_PATHS) throw new ApiError('invalidQuery', `At most ${MAX_INCLUDE_PATHS} include paths are allowed.`);
+  for (const p of paths) {
+    if (p.length > MAX_INCLUDE_DEPTH) throw new ApiError('invalidQuery', `Include paths may have at most ${MAX_INCLUDE_DEPTH} levels.`);
+    if (p.some((s) => !/^[A-Za-z0-9_]+$/.test(s))) throw new ApiError('invalidKeyName', `Invalid include path '${p.join('.').slice(0, 100)}'.`);
+  }
+  return paths;
+}
+
+interface PointerValue {
+  __type: 'Pointer';
+  className: string;
+  objectId: string;
+}
+
+function isPointer(v: unknown): v is PointerValue {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Record<string, unknown>;
+  return p.__type === 'Pointer' && typeof p.className === 'string' && typeof p.objectId === 'string';
+}
+
+/** What include needs to read pointed-to objects. */
+export interface IncludeDeps {
+  db: Queryable;
+  classes: ClassRegistry;
+  /** ACL principals; null = master key. Included objects obey the same ACL as the query. */
+  readers: readonly string[] | null;
+}
+
+/**
+ * Replaces pointers on the include paths with the objects they point to, in place: one query
+ * per (path level, class), never one per object. Pointers to objects the caller cannot read,
+ * or to missing objects, stay plain pointers.
+ */
+export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], paths: string[][]): Promise<void> {
+  const byHead = new Map<string, string[][]>();
+  for (const [head, ...rest] of paths) {
+    const list = byHead.get(head) ?? [];
+    if (rest.length) list.push(rest);
+    byHead.set(head, list);
+  }
+  for (const [head, rests] of byHead) {
+    const slots: { holder: WireObject | unknown[]; key: string | number; ptr: PointerValue }[] = [];
+    for (const obj of objects) {
+      const v = obj[head];
+      if (isPointer(v)) slots.push({ holder: obj, key: head, ptr: v });
+      else if (Array.isArray(v)) v.forEach((item, i) => isPointer(item) && slots.push({ holder: v, key: i, ptr: item }));
+    }
+    if (!slots.length) continue;
+    const fetched = await fetchPointed(deps, slots.map((s) => s.ptr));
+    const resolved = [...fetched.values()];
+    if (rests.length && resolved.length) await resolveIncludes(deps, resolved, rests);
+    for (const s of slots) {
+      const obj = fetched.get(`${s.ptr.className}/${s.ptr.objectId}`);
+      if (!obj) continue;
+      const value = { __type: 'Pointer', className: s.ptr.className, ...obj };
+      if (Array.isArray(s.holder)) s.holder[s.key as number] = value;
+      else s.holder[s.key as string] = value;
+    }
+  }
+}
+
+async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promise<Map<string, WireObject>> {
+  const ids = new Map<string, Set<string>>();
+  for (const p of pointers) {
+    const set = ids.get(p.className) ?? new Set<string>();
+    set.add(p.objectId);
+    ids.set(p.className, set);
+  }
+  const out = new Map<string, WireObject>();
+  for (const [className, set] of ids) {
+    if (!(await deps.classes.find(className, deps.db))) continue;
+    const rows = await deps.db.query<ObjectRow>(
+      sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
+    );
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeRow(r, { className, withAcl: false }));
+  }
+  return out;
+}

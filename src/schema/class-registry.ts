@@ -1,0 +1,138 @@
+import { ApiError } from '../errors/api-error.ts';
+import { sql } from '../sql/fragment.ts';
+import type { Database, Queryable } from '../storage/database.ts';
+import { createClassTable } from '../storage/class-table.ts';
+import type { ClassSchema, FieldSchema } from './types.ts';
+
+/** Most classes an app may have (spec: Limits). */
+export const MAX_CLASSES = 500;
+/** Most fields a class may have (spec: Limits). */
+export const MAX_FIELDS = 300;
+
+interface CatalogueRow {
+  name: string;
+  fields: Record<string, FieldSchema>;
+}
+
+function sameType(a: FieldSchema, b: FieldSchema): boolean {
+  return a.type === b.type && (a.className ?? null) === (b.className ?? null);
+}
+
+function describe(f: FieldSchema): string {
+  return f.className ? `${f.type}<${f.className}>` : f.type;
+}
+
+/**
+ * The class catalogue: which classes exist and the locked type of each field. Reads are served
+ * from a per-process cache; every change goes through the database under a row lock, so
+ * several processes on one database agree. A stale cache only costs a database round trip.
+ */
+export class ClassRegistry {
+  private readonly cache = new Map<string, ClassSchema>();
+
+  constructor(private readonly db: Database) {}
+
+  /** Loads every class into the cache (start-up). */
+  async load(): Promise<void> {
+    const rows = await this.db.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes`);
+    for (const r of rows) this.cache.set(r.name, { name: r.name, fields: r.fields });
+  }
+
+  /** The cached schema, if this process knows the class. */
+  cached(name: string): ClassSchema | undefined {
+    return this.cache.get(name);
+  }
+
+  /** The schema of an existing class, or undefined; consults the database on a cache miss. */
+  async find(name: string, q: Queryable = this.db): Promise<ClassSchema | undefined> {
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    const rows = await q.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes WHERE name = ${name}`);
+    if (!rows[0]) return undefined;
+    const schema = { name, fields: rows[0].fields };
+    this.cache.set(name, schema);
+    return schema;
+  }
+
+  /** All class names (fresh from the database). */
+  async list(): Promise<ClassSchema[]> {
+    await this.load();
+    return [...this.cache.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  /** Creates the class (table + catalogue row) if it does not exist; enforces the class limit. */
+  async ensureClass(tx: Queryable, name: string): Promise<ClassSchema> {
+    const known = await this.find(name, tx);
+    if (known) return known;
+    // Serialise creation of this class name across processes; DDL races otherwise.
+    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.class.' + name}))`);
+    const again = await tx.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes WHERE name = ${name}`);
+    if (again[0]) return { name, fields: again[0].fields };
+    const [{ n }] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM _larder_classes`);
+    if (n >= MAX_CLASSES) throw new ApiError('quotaExceeded', `An app may have at most ${MAX_CLASSES} classes.`);
+    for (const stmt of createClassTable(name)) await tx.query(stmt);
+    await tx.query(sql`INSERT INTO _larder_classes (name) VALUES (${name}) ON CONFLICT DO NOTHING`);
+    // Not cached yet: the transaction may still roll back.
+    return { name, fields: {} };
+  }
+
+  /** True when every field is already known in the cache with the same type. */
+  knowsAll(name: string, types: Record<string, FieldSchema>): boolean {
+    const schema = this.cache.get(name);
+    if (!schema) return false;
+    for (const [k, t] of Object.entries(types)) {
+      const have = schema.fields[k];
+      if (!have) return false;
+      if (!sameType(have, t)) throw mismatch(k, have, t);
+    }
+    return true;
+  }
+
+  /**
+   * The type lock: checks each written field against its locked type (111) and records new
+   * fields, enforcing the field limit and one GeoPoint per class. Runs in the write's
+   * transaction, holding the catalogue row lock while new fields are added.
+   */
+  async lockFields(tx: Queryable, name: string, types: Record<string, FieldSchema>): Promise<ClassSchema> {
+    const cached = this.cache.get(name);
+    if (cached && this.knowsAll(name, types)) return cached;
+    const rows = await tx.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes WHERE name = ${name} FOR UPDATE`);
+    if (!rows[0]) throw new ApiError('classNotFound');
+    const fields = { ...rows[0].fields };
+    const added: Record<string, FieldSchema> = {};
+    for (const [k, t] of Object.entries(types)) {
+      const have = fields[k];
+      if (have) {
+        if (!sameType(have, t)) throw mismatch(k, have, t);
+        continue;
+      }
+      if (t.type === 'GeoPoint') {
+        const other = Object.entries(fields).find(([, f]) => f.type === 'GeoPoint');
+        if (other) throw new ApiError('incorrectType', `A class may have only one GeoPoint field; '${other[0]}' is already one.`);
+      }
+      fields[k] = t;
+      added[k] = t;
+    }
+    if (Object.keys(fields).length > MAX_FIELDS) throw new ApiError('quotaExceeded', `A class may have at most ${MAX_FIELDS} fields.`);
+    if (Object.keys(added).length) {
+      await tx.query(sql`UPDATE _larder_classes SET fields = fields || ${JSON.stringify(added)}::jsonb WHERE name = ${name}`);
+    }
+    return { name, fields };
+  }
+
+  /** Publishes a schema read or changed by a committed transaction to the cache. */
+  publish(schema: ClassSchema): void {
+    const have = this.cache.get(schema.name);
+    // Never shrink: a concurrent commit may already have published more fields.
+    this.cache.set(schema.name, have ? { name: schema.name, fields: { ...have.fields, ...schema.fields } } : schema);
+  }
+
+  /** Drops cached knowledge of a class (after an admin change). */
+  forget(name: string): void {
+    this.cache.delete(name);
+  }
+}
+
+function mismatch(key: string, have: FieldSchema, got: FieldSchema): ApiError {
+  return new ApiError('incorrectType', `Field '${key}' has type ${describe(have)}, but ${describe(got)} was given.`);
+}

@@ -1,0 +1,29 @@
+import { sql } from '../sql/fragment.ts';
+import type { Queryable } from '../storage/database.ts';
+
+/**
+ * Per-app settings that LeanCloud kept as console options. Stored in the database so that
+ * every process of one app sees the same values.
+ */
+export interface AppSettings {
+  /** Console option "include ACL with queried objects": needed for returnACL=true. */
+  includeACLInQueries: boolean;
+}
+
+/** Settings of a new app. */
+export const DEFAULT_SETTINGS: AppSettings = {
+  includeACLInQueries: false,
+};
+
+/** Loads the app's settings, filling defaults for anything not stored. */
+export async function loadSettings(db: Queryable): Promise<AppSettings> {
+  const rows = await db.query<{ value: Partial<AppSettings> }>(sql`SELECT value FROM _larder_meta WHERE key = 'settings'`);
+  return { ...DEFAULT_SETTINGS, ...(rows[0]?.value ?? {}) };
+}
+
+/** Stores a partial change of settings and returns the result. */
+export async function saveSettings(db: Queryable, change: Partial<AppSettings>): Promise<AppSettings> {
+  const rows = await db.query<{ value: AppSettings }>(sql`INSERT INTO _larder_meta (key, value) VALUES ('settings', ${JSON.stringify(change)}::jsonb)
+    ON CONFLICT (key) DO UPDATE SET value = _larder_meta.value || EXCLUDED.value RETURNING value`);
+  return { ...DEFAULT_SETTINGS, ...rows[0].value };
+}

@@ -1,0 +1,94 @@
+/**
+ * SQL built from fragments. Values interpolated into the `sql` tag always become bound
+ * parameters; the only ways to put text into a statement are the tag's literal parts, `ident()`
+ * (a checked, quoted identifier) and `jsonKey()` (a checked field name as a string literal).
+ * A plain string can therefore never become SQL text by accident.
+ */
+export class Sql {
+  /** @internal parts and values alternate: parts.length === values.length + 1 */
+  constructor(
+    readonly parts: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
+
+  /** Renders to text with $1..$n placeholders, numbering from `offset`. */
+  toQuery(): { text: string; values: unknown[] } {
+    let text = this.parts[0];
+    for (let i = 0; i < this.values.length; i++) text += `$${i + 1}` + this.parts[i + 1];
+    return { text, values: [...this.values] };
+  }
+}
+
+/** Tagged template: `sql\`select * from ${ident(t)} where a = ${value}\``. */
+export function sql(strings: TemplateStringsArray, ...args: unknown[]): Sql {
+  const parts: string[] = [strings[0]];
+  const values: unknown[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg instanceof Sql) {
+      parts[parts.length - 1] += arg.parts[0];
+      for (let j = 0; j < arg.values.length; j++) {
+        values.push(arg.values[j]);
+        parts.push(arg.parts[j + 1]);
+      }
+      parts[parts.length - 1] += strings[i + 1];
+    } else {
+      values.push(arg);
+      parts.push(strings[i + 1]);
+    }
+  }
+  return new Sql(parts, values);
+}
+
+/** Joins fragments with a separator (a literal piece of SQL). */
+export function join(items: readonly Sql[], separator: ', ' | ' AND ' | ' OR ' | ' || ' | ' '): Sql {
+  if (items.length === 0) return empty;
+  const parts: string[] = [...items[0].parts];
+  const values: unknown[] = [...items[0].values];
+  for (let i = 1; i < items.length; i++) {
+    const it = items[i];
+    parts[parts.length - 1] += separator + it.parts[0];
+    for (let j = 0; j < it.values.length; j++) {
+      values.push(it.values[j]);
+      parts.push(it.parts[j + 1]);
+    }
+  }
+  return new Sql(parts, values);
+}
+
+/** An empty fragment. */
+export const empty = new Sql([''], []);
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const SAFE_KEY = /^[A-Za-z0-9_]{1,128}$/;
+
+/** A quoted identifier (table, column, schema). Throws on anything but a plain name. */
+export function ident(name: string): Sql {
+  if (!IDENT.test(name)) throw new Error(`unsafe SQL identifier: ${JSON.stringify(name)}`);
+  return new Sql([`"${name}"`], []);
+}
+
+/**
+ * A validated JSON key as a SQL string literal, e.g. `'score'`. Literals (not parameters) are used
+ * for field names so that expression indexes like `((data->>'score')::numeric)` match the
+ * compiled query text.
+ */
+export function jsonKey(name: string): Sql {
+  if (!SAFE_KEY.test(name)) throw new Error(`unsafe JSON key: ${JSON.stringify(name)}`);
+  return new Sql([`'${name}'`], []);
+}
+
+/** True when `name` can be used with jsonKey(). */
+export function isSafeKey(name: string): boolean {
+  return SAFE_KEY.test(name);
+}
+
+/** Trusted SQL text written in this code base (never request data). */
+export function raw(text: 'ASC' | 'DESC' | 'NULLS FIRST' | 'NULLS LAST' | 'TRUE' | 'FALSE' | '*'): Sql {
+  return new Sql([text], []);
+}
+
+/** Whole statements that are constants of this code base (migrations). Never request data. */
+export function staticText(text: string): Sql {
+  return new Sql([text], []);
+}

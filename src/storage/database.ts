@@ -1,0 +1,26 @@
+import type { Sql } from '../sql/fragment.ts';
+
+/** A row as the driver returns it. */
+export type Row = Record<string, unknown>;
+
+/** Something that runs SQL: the database itself or one transaction on it. */
+export interface Queryable {
+  /** Runs one statement and returns its rows. */
+  query<R = Row>(statement: Sql): Promise<R[]>;
+}
+
+/** The engine-neutral database handle. Both engines speak PostgreSQL's dialect. */
+export interface Database extends Queryable {
+  /** Which engine this is: shown at start-up and in /health. */
+  readonly engine: 'pglite' | 'postgres';
+  /** The schema that holds this app's tables. */
+  readonly schema: string;
+  /** Runs `work` in one transaction; rolls back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs raw SQL text with no parameters (migrations only). */
+  exec(text: string): Promise<void>;
+  /** Readiness probe: resolves when the database answers. */
+  ping(): Promise<void>;
+  /** Closes connections; idempotent. */
+  close(): Promise<void>;
+}

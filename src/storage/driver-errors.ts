@@ -1,0 +1,31 @@
+import { ApiError } from '../errors/api-error.ts';
+
+/** PostgreSQL SQLSTATEs that are the client's fault, mapped to catalogue errors. */
+const CLIENT_STATES: Record<string, () => ApiError> = {
+  '23505': () => new ApiError('duplicateValue'),
+  '2201B': () => new ApiError('invalidQuery', 'Invalid regular expression.'),
+  '57014': () => new ApiError('timeout'),
+  '22P02': () => new ApiError('invalidQuery', 'Invalid value in query.'),
+  '22003': () => new ApiError('incorrectType', 'Numeric value out of range.'),
+  '22023': () => new ApiError('invalidQuery', 'Invalid parameter value.'),
+  '54001': () => new ApiError('invalidQuery', 'Query is too complex.'),
+};
+
+/** The driver error's SQLSTATE, when it has one. */
+export function sqlState(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const code = (err as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** Translates a driver error; unknown ones pass through unchanged (they become 500s). */
+export function translateDriverError(err: unknown): unknown {
+  const state = sqlState(err);
+  const make = state ? CLIENT_STATES[state] : undefined;
+  if (!make) return err;
+  const api = make();
+  (api as { cause?: unknown }).cause = err;
+  return api;
+}

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import type { Sql } from '../sql/fragment.ts';
+import type { Database, Queryable } from './database.ts';
+import { translateDriverError } from './driver-errors.ts';
+
+/** Options for the PostgreSQL engine. */
+export interface PostgresOptions {
+  url: string;
+  schema: string;
+  poolSize: number;
+  /** Per-statement timeout in ms, so no query can run unbounded. */
+  statementTimeoutMs: number;
+}
+
+// Return int8 and numeric as JS numbers: counts and JSON numbers stay numbers on the wire.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+// timestamptz stays a string; encode.ts formats it.
+pg.types.setTypeParser(1184, (v) => v);
+
+async function run<R>(client: pg.Pool | pg.PoolClient, statement: Sql): Promise<R[]> {
+  const { text, values } = statement.toQuery();
+  try {
+    const res = await client.query({ text, values });
+    return res.rows as R[];
+  } catch (err) {
+    throw translateDriverError(err);
+  }
+}
+
+/** Opens a PostgreSQL pool whose connections use the app's schema. */
+export async function openPostgres(opts: PostgresOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize,
+    // Every connection works inside the app's schema, with a hard ceiling on statement time.
+    options: `-c search_path=${opts.schema},public -c statement_timeout=${opts.statementTimeoutMs} -c TimeZone=UTC`,
+  });
+  // An idle client that errors (e.g. the server restarts) must not crash the process.
+  pool.on('error', () => {});
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+  let closed = false;
+  return {
+    engine: 'postgres',
+    schema: opts.schema,
+    query: (statement) => run(pool, statement),
+    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: (s) => run(client, s) });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(text) {
+      await pool.query(text);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

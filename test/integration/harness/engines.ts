@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../src/app-context.ts';
+import { createApp } from '../../../src/app.ts';
+import { createLogger } from '../../../src/log.ts';
+import { openApp } from '../../../src/open-app.ts';
+import type { Database } from '../../../src/storage/database.ts';
+import { openDatabase } from '../../../src/storage/open-database.ts';
+import { TestClient } from './client.ts';
+
+/** Fixed keys of every test app. */
+export const TEST_KEYS = { appId: 'testAppId-larder', appKey: 'testAppKey', masterKey: 'testMasterKey' } as const;
+
+/** One running test app on one engine. */
+export interface Harness {
+  engine: 'pglite' | 'postgres';
+  app: AppContext;
+  server: FastifyInstance;
+  db: Database;
+  client: TestClient;
+  /** Listens on 127.0.0.1 (random port) for real-socket clients; returns the base URL. */
+  listen(): Promise<string>;
+}
+
+/** The engines integration tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function engines(): ('pglite' | 'postgres')[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
+export async function startHarness(engine: 'pglite' | 'postgres'): Promise<Harness & { stop(): Promise<void> }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openDatabase({
+    databaseUrl: engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+    schema,
+    poolSize: 10,
+    statementTimeoutMs: 10000,
+  });
+  const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
+  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  await server.ready();
+  let listening: string | undefined;
+  return {
+    engine,
+    app,
+    server,
+    db,
+    client: new TestClient(server),
+    async listen() {
+      if (!listening) {
+        await server.listen({ host: '127.0.0.1', port: 0 });
+        const addr = server.server.address();
+        if (!addr || typeof addr === 'string') throw new Error('no address');
+        listening = `http://127.0.0.1:${addr.port}`;
+      }
+      return listening;
+    },
+    async stop() {
+      await server.close();
+      if (engine === 'postgres') await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Declares a suite once per engine. `body` receives a getter for the harness, which is ready
+ * inside tests (opened in `before`, closed in `after`).
+ */
+export function forEachEngine(name: string, body: (h: () => Harness) => void): void {
+  for (const engine of engines()) {
+    describe(`${name} [${engine}]`, () => {
+      let harness: (Harness & { stop(): Promise<void> }) | undefined;
+      before(async () => {
+        harness = await startHarness(engine);
+      });
+      after(async () => {
+        await harness?.stop();
+      });
+      body(() => {
+        if (!harness) throw new Error('harness not started');
+        return harness;
+      });
+    });
+  }
+}
