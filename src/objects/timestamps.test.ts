@@ -1,0 +1,14 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toIso } from './timestamps.ts';
+
+const cases: [string, unknown, string][] = [
+  ['pg text with ms', '2026-11-21 22:35:34.123+00', '2026-11-21T22:35:34.123Z'],
+  ['pg text without fraction', '2026-11-21 22:35:34+00', '2026-11-21T22:35:34.000Z'],
+  ['pg text with micros', '2026-11-21 22:35:34.123456+00', '2026-11-21T22:35:34.123Z'],
+  ['short fraction', '2026-11-21 22:35:34.1+00', '2026-11-21T22:35:34.100Z'],
+  ['other offset', '2026-11-21 22:35:34.5+02', '2026-11-21T20:35:34.500Z'],
+  ['ISO with Z', '2026-11-21T22:35:34.123Z', '2026-11-21T22:35:34.123Z'],
+  ['Date object', new Date('2020-01-01T00:00:00.000Z'), '2020-01-01T00:00:00.000Z'],
+];
+for (const [name, input, expected] of cases) test(name, () => assert.equal(toIso(input), expected));
