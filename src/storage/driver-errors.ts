@@ -9,6 +9,10 @@ const CLIENT_STATES: Record<string, () => ApiError> = {
   '22003': () => new ApiError('incorrectType', 'Numeric value out of range.'),
   '22023': () => new ApiError('invalidQuery', 'Invalid parameter value.'),
   '54001': () => new ApiError('invalidQuery', 'Query is too complex.'),
+  // Raised by our jsonb functions when an __op meets a stored value of another type.
+  LR111: () => new ApiError('incorrectType'),
+  '22P05': () => new ApiError('invalidJson', 'Strings may not contain NUL characters.'),
+  '22021': () => new ApiError('invalidJson', 'Invalid character in string.'),
 };
 
 /** The driver error's SQLSTATE, when it has one. */

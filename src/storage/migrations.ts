@@ -43,7 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ]),
     ],
   },
-  { version: 2, name: 'jsonb path functions', up: [SQL_FUNCTIONS] },
+  { version: 2, name: 'jsonb path functions', up: [...SQL_FUNCTIONS] },
 ];
 
 /**
