@@ -31,11 +31,16 @@ export interface Setting {
   help: string;
   kind: 'string' | 'int';
   default?: string | number;
+  /** Largest accepted value of an int setting. */
+  max?: number;
 }
+
+/** Command-line flags that are not settings but are understood by main. */
+const OTHER_FLAGS = new Set(['--config', '--version']);
 
 /** Every setting, in the order `larder --help` lists them. */
 export const SETTINGS: readonly Setting[] = [
-  { key: 'port', env: 'LARDER_PORT', flag: '--port', kind: 'int', default: 3000, help: 'HTTP port' },
+  { key: 'port', env: 'LARDER_PORT', flag: '--port', kind: 'int', default: 3000, max: 65535, help: 'HTTP port' },
   { key: 'host', env: 'LARDER_HOST', flag: '--host', kind: 'string', default: '0.0.0.0', help: 'address to listen on' },
   { key: 'dataDir', env: 'LARDER_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', help: 'embedded database directory (ignored with DATABASE_URL)' },
   { key: 'databaseUrl', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', help: 'PostgreSQL URL; when set, PostgreSQL is used instead of the embedded engine' },
@@ -59,8 +64,10 @@ export class ConfigError extends Error {}
 
 function coerce(setting: Setting, raw: unknown, source: string): string | number {
   if (setting.kind === 'int') {
-    const n = typeof raw === 'number' ? raw : Number(String(raw));
+    // Digits only: Number() would also take ' ' (0), '0x50' and '1e3'.
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${source}: ${setting.env} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+    if (setting.max !== undefined && n > setting.max) throw new ConfigError(`${source}: ${setting.env} must be at most ${setting.max}, got ${n}`);
     return n;
   }
   if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${source}: ${setting.env} must be a non-empty string`);
@@ -96,6 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     const raw = env[s.env];
     if (raw !== undefined && raw !== '') values[s.key] = coerce(s, raw, 'environment');
   }
+  // A mistyped flag (--prot 8080) must not be ignored silently.
+  const flagNames = new Set(SETTINGS.map((s) => s.flag));
+  for (const f of Object.keys(flags)) if (!flagNames.has(f) && !OTHER_FLAGS.has(f)) throw new ConfigError(`unknown option ${f}`);
   for (const s of SETTINGS) {
     const raw = flags[s.flag];
     if (raw !== undefined) values[s.key] = coerce(s, raw, 'command line');

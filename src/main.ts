@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from './cli/args.ts';
+import { CommandError } from './cli/command-error.ts';
 import { helpText } from './cli/help.ts';
 import { serve } from './cli/serve.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -15,6 +17,11 @@ async function main(): Promise<void> {
   }
   if (args.help) {
     process.stdout.write(helpText());
+    return;
+  }
+  if (args.flags['--version']) {
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    console.log(typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : 'unknown');
     return;
   }
   const config = loadConfig(process.env, args.flags);
@@ -38,6 +45,10 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
     console.error(`larder: configuration error: ${err.message}`);
+    process.exit(2);
+  }
+  if (err instanceof CommandError) {
+    console.error(`larder: ${err.message}`);
     process.exit(2);
   }
   console.error(`larder: ${err instanceof Error ? err.message : String(err)}`);

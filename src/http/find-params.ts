@@ -11,7 +11,7 @@ export function parseFindQuery(q: QueryParams): FindQuery {
   return {
     where: json(q, 'where'),
     order: text(q, 'order'),
-    limit: parseLimit(q.limit, count),
+    limit: parseLimit(q.limit, { count }),
     skip: parseSkip(q.skip),
     keys: parseKeys(text(q, 'keys')),
     include: parseInclude(text(q, 'include')),

@@ -83,22 +83,32 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     let method = req.method;
     let body: unknown = req.body;
+    let query = queryOf(req);
     let caller: CallerInfo = callerFromHeaders(req.headers);
     const fallback = method === 'POST' ? fromFallbackBody(body) : undefined;
     if (fallback) {
       method = fallback.method;
-      body = fallback.body;
       caller = fallback.caller;
+      body = fallback.body;
+      // Old browser SDKs put a GET's (or DELETE's) parameters, e.g. `where`, in the fallback body;
+      // they arrive as JSON values, which query-params.ts accepts as it does for batch items.
+      // Parameters in the URL win, as in Parse Server's equivalent.
+      if (method === 'GET' || method === 'DELETE') {
+        query = { ...fallback.body, ...query };
+        body = undefined;
+      }
     }
     const master = authenticateCaller(deps.app, caller);
     const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
     const path = req.url.split('?')[0];
-    const res = await dispatch(deps.routes, { method, path, query: queryOf(req), body, inBatch: false }, () => ctx);
+    const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
     if (res.headers) void reply.headers(res.headers);
     return reply.code(res.status).send(res.body);
   };
-  server.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/1.1/*', handler: handle });
-  server.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/1/*', handler: handle });
+  // PATCH is taken too so that it gets the API's 405 {code, error} on a known path, not a 404.
+  const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+  server.route({ method: methods, url: '/1.1/*', handler: handle });
+  server.route({ method: methods, url: '/1/*', handler: handle });
   return server;
 }
 

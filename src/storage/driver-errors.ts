@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.ts';
 
 /** PostgreSQL SQLSTATEs that are the client's fault, mapped to catalogue errors. */
-const CLIENT_STATES: Record<string, () => ApiError> = {
+const CLIENT_STATES: Record<string, (driverMessage: string) => ApiError> = {
   '23505': () => new ApiError('duplicateValue'),
   '2201B': () => new ApiError('invalidQuery', 'Invalid regular expression.'),
   '57014': () => new ApiError('timeout'),
@@ -10,7 +10,7 @@ const CLIENT_STATES: Record<string, () => ApiError> = {
   '22023': () => new ApiError('invalidQuery', 'Invalid parameter value.'),
   '54001': () => new ApiError('invalidQuery', 'Query is too complex.'),
   // Raised by our jsonb functions when an __op meets a stored value of another type.
-  LR111: () => new ApiError('incorrectType'),
+  LR111: (m) => new ApiError('incorrectType', m),
   '22P05': () => new ApiError('invalidJson', 'Strings may not contain NUL characters.'),
   '22021': () => new ApiError('invalidJson', 'Invalid character in string.'),
 };
@@ -29,7 +29,8 @@ export function translateDriverError(err: unknown): unknown {
   const state = sqlState(err);
   const make = state ? CLIENT_STATES[state] : undefined;
   if (!make) return err;
-  const api = make();
+  const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : '';
+  const api = make(message);
   (api as { cause?: unknown }).cause = err;
   return api;
 }
