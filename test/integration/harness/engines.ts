@@ -28,13 +28,26 @@ export function engines(): ('pglite' | 'postgres')[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/** Options of startHarness. */
+export interface HarnessOptions {
+  /**
+   * Open a second app on the database of this harness, as another Larder process would: on
+   * PostgreSQL a new connection pool on the same schema, on PGlite the same engine (one PGlite
+   * is one process). Stopping the second app leaves the database to the first.
+   */
+  sameDatabaseAs?: Harness;
+}
+
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
-export async function startHarness(engine: 'pglite' | 'postgres'): Promise<Harness & { stop(): Promise<void> }> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = await openDatabase({
+export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness & { stop(): Promise<void> }> {
+  const shared = opts.sameDatabaseAs;
+  const schema = shared ? shared.db.schema : `t_${randomBytes(6).toString('hex')}`;
+  const ownsDb = !shared || engine === 'postgres';
+  const ownsSchema = !shared;
+  const db = shared && engine === 'pglite' ? shared.db : await openDatabase({
     databaseUrl: engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
     schema,
-    poolSize: 10,
+    poolSize: 5,
     statementTimeoutMs: 10000,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
@@ -58,8 +71,8 @@ export async function startHarness(engine: 'pglite' | 'postgres'): Promise<Harne
     },
     async stop() {
       await server.close();
-      if (engine === 'postgres') await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await db.close();
+      if (engine === 'postgres' && ownsSchema) await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      if (ownsDb) await db.close();
     },
   };
 }
