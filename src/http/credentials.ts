@@ -64,8 +64,9 @@ export function fromFallbackBody(body: unknown): FallbackRequest | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
   if (!('_ApplicationId' in b)) return undefined;
-  const clean: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(b)) if (!/^_[^_]/.test(k)) clean[k] = v;
+  // fromEntries defines own properties: a `__proto__` key stays a key (refused later as a field
+  // name) instead of replacing the prototype of the body, as `clean[k] = v` would.
+  const clean: Record<string, unknown> = Object.fromEntries(Object.entries(b).filter(([k]) => !/^_[^_]/.test(k)));
   const method = (str(b._method) ?? 'POST').toUpperCase();
   return {
     method,

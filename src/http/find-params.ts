@@ -1,7 +1,6 @@
 import { parseLimit, parseSkip } from '../query/limits.ts';
-import { parseInclude } from '../objects/include.ts';
-import { parseKeys } from '../objects/project-keys.ts';
 import type { FindQuery } from '../objects/find-objects.ts';
+import { includeParam, keysParam } from './key-params.ts';
 import { flag, json, text } from './query-params.ts';
 import type { QueryParams } from './route.ts';
 
@@ -13,8 +12,8 @@ export function parseFindQuery(q: QueryParams): FindQuery {
     order: text(q, 'order'),
     limit: parseLimit(q.limit, { count }),
     skip: parseSkip(q.skip),
-    keys: parseKeys(text(q, 'keys')),
-    include: parseInclude(text(q, 'include')),
+    keys: keysParam(q),
+    include: includeParam(q),
     count,
     returnACL: flag(q, 'returnACL'),
   };

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-body.ts';
 import type { QueryParams } from './route.ts';
 
 /** A boolean query flag: true, "true" or "1" (and 1) mean yes. */
@@ -21,6 +22,9 @@ export function json(q: QueryParams, name: string): unknown {
   const v = q[name];
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string') return v;
+  // Same depth limit as request bodies, checked before parsing so that no later recursion
+  // ever sees a hostile nesting (batch params were already checked as part of their body).
+  if (jsonDepth(v) > MAX_JSON_DEPTH) throw new ApiError('invalidJson', `Parameter '${name}' is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(v);
   } catch {

@@ -113,7 +113,7 @@ function computed(op: WriteOp): Sql | undefined {
   const cur = current(op.path);
   switch (op.kind) {
     case 'increment':
-      return sql`to_jsonb(larder_num(${cur}) + ${op.amount}::numeric)`;
+      return sql`to_jsonb(larder_finite(larder_num(${cur}) + ${op.amount}::numeric))`;
     case 'add':
       return sql`(larder_array(${cur}) || ${json(op.objects)})`;
     case 'addUnique':

@@ -41,6 +41,17 @@ BEGIN
 END
 $fn$`,
 
+  // Results beyond double range would read back as null in every JSON client: refuse them (22003 -> 111).
+  `CREATE OR REPLACE FUNCTION larder_finite(n numeric) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+BEGIN
+  IF abs(n) > 1.7976931348623157e308 THEN
+    RAISE EXCEPTION 'Numeric value out of range.' USING ERRCODE = '22003';
+  END IF;
+  RETURN n;
+END
+$fn$`,
+
   // Bit operations need an integer; 1.5 is a type error, not something to round silently.
   `CREATE OR REPLACE FUNCTION larder_int(v jsonb) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$

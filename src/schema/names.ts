@@ -10,6 +10,9 @@ const RESERVED_KEYS = new Set(['objectid', 'createdat', 'updatedat', 'classname'
  * starting with "_" are only the built-in classes, so internal tables are never reachable.
  */
 export function checkClassName(name: string): string {
+  // PostgreSQL searches pg_catalog before the app's schema, so a table named "pg_user" would be
+  // shadowed by the system view of that name: such classes could never work and are refused.
+  if (/^pg_/i.test(name)) throw new ApiError('invalidClassName', `Invalid class name '${name.slice(0, 80)}'. Names starting with pg_ are reserved.`);
   if (CLASS_NAME.test(name) || isBuiltInClass(name)) return name;
   throw new ApiError('invalidClassName', `Invalid class name '${name.slice(0, 80)}'. Class names must start with a letter and contain only a-zA-Z0-9_.`);
 }

@@ -1,4 +1,14 @@
+import { createHash } from 'node:crypto';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
+
+/**
+ * Index names derive from a hash of the class name and start with "_lx_", which no class can
+ * (user classes start with a letter, built-ins are a fixed list): a class can never collide with
+ * another class's index, and long class names never overflow PostgreSQL's 63-byte names.
+ */
+export function indexName(className: string, suffix: string): string {
+  return `_lx_${createHash('sha256').update(className).digest('hex').slice(0, 16)}_${suffix}`;
+}
 
 /**
  * DDL for one class table: fixed columns plus one jsonb document (design.md). rperm/wperm are
@@ -17,8 +27,8 @@ export function createClassTable(name: string): Sql[] {
       wperm text[] NOT NULL,
       data jsonb NOT NULL DEFAULT '{}'::jsonb
     )`,
-    sql`CREATE INDEX IF NOT EXISTS ${ident(`${name}_rperm`)} ON ${t} USING gin (rperm)`,
-    sql`CREATE INDEX IF NOT EXISTS ${ident(`${name}_createdAt`)} ON ${t} ("createdAt")`,
-    sql`CREATE INDEX IF NOT EXISTS ${ident(`${name}_updatedAt`)} ON ${t} ("updatedAt")`,
+    sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'rperm'))} ON ${t} USING gin (rperm)`,
+    sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'createdAt'))} ON ${t} ("createdAt")`,
+    sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'updatedAt'))} ON ${t} ("updatedAt")`,
   ];
 }

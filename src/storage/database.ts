@@ -21,6 +21,13 @@ export interface Database extends Queryable {
   exec(text: string): Promise<void>;
   /** Readiness probe: resolves when the database answers. */
   ping(): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every notification on `channel` (`pg_notify`): LISTEN
+   * on a dedicated connection that reconnects on PostgreSQL, in-process on PGlite. `onReset`
+   * runs after a reconnect, when notifications may have been missed. Stopped by close().
+   * Optional so that wrapping handles (recorders in tools) need not implement it.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
   /** Closes connections; idempotent. */
   close(): Promise<void>;
 }

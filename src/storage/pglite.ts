@@ -50,6 +50,10 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
     async ping() {
       await db.query('SELECT 1');
     },
+    async listen(channel, onMessage) {
+      // One PGlite is one process: its notifications are the in-process bus (delivered at commit).
+      await db.listen(channel, onMessage);
+    },
     async close() {
       if (closed) return;
       closed = true;

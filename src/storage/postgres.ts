@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
+import { startPgListener, type PgListener } from './pg-listener.ts';
 
 /** Options for the PostgreSQL engine. */
 export interface PostgresOptions {
@@ -40,6 +41,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   pool.on('error', () => {});
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
   let closed = false;
+  const listeners: PgListener[] = [];
   return {
     engine: 'postgres',
     schema: opts.schema,
@@ -64,9 +66,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     async ping() {
       await pool.query('SELECT 1');
     },
+    async listen(channel, onMessage, onReset) {
+      listeners.push(await startPgListener({ url: opts.url, channel, onMessage, onReset }));
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all(listeners.map((l) => l.close()));
       await pool.end();
     },
   };

@@ -36,6 +36,9 @@ forEachEngine('query parameters over HTTP', (h) => {
   test('limit rules: default 100, out of range gives 100, limit=0 with count', async () => {
     assert.equal((await find('Book', { limit: 2 })).body.results.length, 2);
     assert.equal((await find('Book', { limit: 5000 })).body.results.length, 6);
+    // The spec: an out-of-range (or unreadable) limit gives the default 100, not an error.
+    assert.equal((await find('Book', { limit: 'abc' })).body.results.length, 6);
+    assert.equal((await find('Book', { limit: -3 })).body.results.length, 6);
     const counted = await find('Book', { limit: 0, count: 1 });
     assert.deepEqual(counted.body, { results: [], count: 6 });
     const skip = await find('Book', { order: 'rank', skip: 4 });

@@ -4,12 +4,11 @@ import { deleteObjects } from '../../objects/delete-object.ts';
 import { findObjects } from '../../objects/find-objects.ts';
 import { getObject, missingBuiltIn } from '../../objects/get-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';
-import { parseInclude } from '../../objects/include.ts';
-import { parseKeys } from '../../objects/project-keys.ts';
 import { updateObject } from '../../objects/update-object.ts';
 import { findRedirected } from '../../objects/redirect-class.ts';
 import { checkClassName } from '../../schema/names.ts';
 import { parseFindQuery } from '../find-params.ts';
+import { includeParam, keysParam } from '../key-params.ts';
 import { flag, json, text } from '../query-params.ts';
 import { ok, type ApiRequest, type Route } from '../route.ts';
 
@@ -54,8 +53,8 @@ export async function deleteRoute(req: ApiRequest, className: string): Promise<R
 export async function getRoute(req: ApiRequest, className: string): Promise<ReturnType<typeof ok>> {
   const objectId = objectIdOf(req);
   const obj = await getObject(req.ctx, className, objectId, {
-    keys: parseKeys(text(req.query, 'keys')),
-    include: parseInclude(text(req.query, 'include')),
+    keys: keysParam(req.query),
+    include: includeParam(req.query),
     returnACL: flag(req.query, 'returnACL'),
   });
   if (obj) return ok(obj);

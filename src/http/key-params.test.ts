@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApiError } from '../errors/api-error.ts';
+import { includeParam, keysParam } from './key-params.ts';
+
+const is105 = (e: unknown) => e instanceof ApiError && e.code === 105 && e.status === 400;
+
+test('keys: plain, nested and excluded paths are accepted', () => {
+  assert.deepEqual(keysParam({ keys: 'a, b.c,-d,ACL' }), { include: [['a'], ['b', 'c'], ['ACL']], exclude: [['d']] });
+  assert.deepEqual(keysParam({ keys: "nested.it's ok" }), { include: [['nested', "it's ok"]], exclude: [] });
+  assert.equal(keysParam({}), undefined);
+  assert.equal(keysParam({ keys: '' }), undefined);
+});
+
+test('keys: hostile paths are 105', () => {
+  for (const keys of ["a'b", '__proto__', '-__proto__', 'constructor', 'a.prototype', 'a;drop', '$where', 'a.$x', 'a..b', 'k'.repeat(129), 'a\u0000', 'é']) {
+    assert.throws(() => keysParam({ keys }), is105, keys);
+  }
+});
+
+test('keys: too many entries is 102', () => {
+  assert.throws(() => keysParam({ keys: Array.from({ length: 501 }, (_, i) => `k${i}`).join(',') }), (e: unknown) => e instanceof ApiError && e.code === 102);
+});
+
+test('include: prototype names are 105, normal paths pass', () => {
+  assert.deepEqual(includeParam({ include: 'a, b.c' }), [['a'], ['b', 'c']]);
+  for (const include of ['__proto__', 'a.constructor', 'prototype']) assert.throws(() => includeParam({ include }), is105, include);
+});

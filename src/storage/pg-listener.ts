@@ -1,0 +1,86 @@
+import pg from 'pg';
+
+/** What a listener needs: where to connect and what to call. */
+export interface PgListenerOptions {
+  url: string;
+  channel: string;
+  onMessage: (payload: string) => void;
+  /** Called after a reconnect: notifications sent while disconnected are lost. */
+  onReset: () => void;
+}
+
+/** A running listener; close() stops reconnecting and ends the connection. */
+export interface PgListener {
+  close(): Promise<void>;
+}
+
+const MIN_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 5000;
+
+/**
+ * LISTENs on one channel over a dedicated connection (a pooled connection cannot hold a
+ * LISTEN: it is handed to other work between queries). When the connection drops it reconnects
+ * with backoff, and tells the owner to drop whatever it cached, since notifications sent in
+ * between are gone. Resolves once the first LISTEN is in place, so a caller that awaited it
+ * sees every notification committed afterwards.
+ */
+export async function startPgListener(opts: PgListenerOptions): Promise<PgListener> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let backoff = MIN_BACKOFF_MS;
+
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: opts.url });
+    c.on('notification', (n) => {
+      if (n.channel === opts.channel) opts.onMessage(n.payload ?? '');
+    });
+    // 'error' and 'end' both mean this connection is gone; reconnect once.
+    let gone = false;
+    const lost = () => {
+      if (gone) return;
+      gone = true;
+      c.removeAllListeners('notification');
+      void c.end().catch(() => {});
+      if (!closed) schedule();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    await c.connect();
+    // Channel names are identifiers; this one is a fixed constant, quoted all the same.
+    await c.query(`LISTEN "${opts.channel.replace(/"/g, '""')}"`);
+    client = c;
+  };
+
+  const schedule = () => {
+    if (timer || closed) return;
+    timer = setTimeout(async () => {
+      timer = undefined;
+      try {
+        await connect();
+        backoff = MIN_BACKOFF_MS;
+        opts.onReset();
+      } catch {
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        schedule();
+      }
+    }, backoff);
+    timer.unref();
+  };
+
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const c = client;
+      client = undefined;
+      if (c) {
+        c.removeAllListeners();
+        c.on('error', () => {});
+        await c.end().catch(() => {});
+      }
+    },
+  };
+}
