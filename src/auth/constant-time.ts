@@ -1,11 +1,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+// Digests of the app's own keys are asked for on every request: keep a few.
+const knownDigests = new Map<string, Buffer>();
+const MAX_KNOWN = 16;
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function expectedDigest(expected: string): Buffer {
+  const hit = knownDigests.get(expected);
+  if (hit) return hit;
+  const d = digest(expected);
+  if (knownDigests.size < MAX_KNOWN) knownDigests.set(expected, d);
+  return d;
+}
+
 /**
  * Compares two secrets in constant time. Both sides are hashed first so that neither the
  * content nor the length of the expected value leaks through timing.
  */
 export function safeEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(digest(given), expectedDigest(expected));
 }

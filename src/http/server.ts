@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { AppContext } from '../app-context.ts';
@@ -8,6 +8,7 @@ import { authenticateCaller, dispatch, makeContext } from './dispatch.ts';
 import type { RouteTable } from './route-table.ts';
 import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
+import { mountPages } from './routes/pages.ts';
 import type { Logger } from '../log.ts';
 
 /** What the HTTP server needs. */
@@ -41,7 +42,8 @@ function queryOf(req: FastifyRequest): Record<string, unknown> {
 export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   const server = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    // Per-request log lines cost CPU on every call; errors are still logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
     trustProxy: true,
     genReqId: () => crypto.randomUUID(),
@@ -79,6 +81,8 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
   server.get('/health/live', async () => ({ status: 'ok' }));
+  // Pages behind mailed links (verify email, reset password): HTML, outside /1.1.
+  await mountPages(server, deps.app);
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     let method = req.method;
