@@ -8,7 +8,7 @@ export interface TestRequest {
   body?: unknown;
   /** Raw body text (sent as is); overrides `body`. */
   payload?: string;
-  query?: Record<string, string | number | boolean | object>;
+  query?: Record<string, string | number | boolean | object | undefined | unknown>;
   master?: boolean;
   session?: string;
   /** false: send no app credentials at all. */
@@ -43,7 +43,10 @@ export class TestClient {
     }
     Object.assign(headers, r.headers ?? {});
     const query: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r.query ?? {})) query[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    for (const [k, v] of Object.entries(r.query ?? {})) {
+      if (v === undefined) continue;
+      query[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    }
     const res = await this.server.inject({ method: r.method ?? 'GET', url: r.url, headers, payload, query });
     let body: unknown = undefined;
     try {
