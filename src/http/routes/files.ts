@@ -1,7 +1,6 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { createExternalFile } from '../../files/create-external-file.ts';
-import { FILE_CLASS } from '../../files/file-class.ts';
-import { uploadUnsupported } from '../../files/upload-unsupported.ts';
+import { FILE_CLASS, uploadUnsupported } from '../../files/file-class.ts';
 import { deleteObjects } from '../../objects/delete-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';
 import { findRoute, getRoute } from './classes.ts';

@@ -1,6 +1,5 @@
 import { ApiError } from '../../errors/api-error.ts';
-import { scanObjects } from '../../scan/scan-objects.ts';
-import { parseScanLimit } from '../../scan/scan-limit.ts';
+import { parseScanLimit, scanObjects } from '../../scan/scan-objects.ts';
 import { checkClassName } from '../../schema/names.ts';
 import { fileClassAlias } from '../../files/file-class.ts';
 import { keysParam } from '../key-params.ts';

@@ -1,0 +1,10 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { guessMimeType } from './mime-type.ts';
+
+test('mime types come from the name, then the URL path, else octet-stream', () => {
+  assert.equal(guessMimeType('photo.JPG'), 'image/jpeg');
+  assert.equal(guessMimeType('noext', 'https://cdn.example.com/a/b.png?x=1'), 'image/png');
+  assert.equal(guessMimeType('noext', 'https://cdn.example.com/a/b'), 'application/octet-stream');
+  assert.equal(guessMimeType('.hidden'), 'application/octet-stream');
+});
