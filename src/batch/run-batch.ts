@@ -64,24 +64,73 @@ export function parseBatchItem(raw: unknown, index: number): BatchItem {
 }
 
 /**
- * Runs a batch: items in order, one after the other, not in one transaction (as LeanCloud
- * does). Every item gets its own result; an ApiError becomes `{error: {code, error}}` and
- * anything unexpected is reported through `onInternal` and becomes code 1 without details,
- * so one broken item never fails the whole batch.
+ * Runs several creates of one class together (one multi-row insert) and returns one result per
+ * item, in order. Used for runs of consecutive creates, the common shape of saveAll.
  */
-export async function runBatch(requests: readonly unknown[], execute: ExecuteItem, onInternal: (err: unknown, index: number) => void): Promise<BatchResult[]> {
+export type ExecuteCreates = (className: string, items: readonly BatchItem[]) => Promise<BatchResult[]>;
+
+const CREATE_PATH = /^\/1\.1\/classes\/([A-Za-z][A-Za-z0-9_]*)$/;
+
+/** The class of a plain create in a user class (the generic create path), else undefined. */
+export function createClassOf(item: BatchItem): string | undefined {
+  if (item.method !== 'POST') return undefined;
+  const m = CREATE_PATH.exec(item.path);
+  // `files` is the alias of the built-in _File class, which has its own create rules.
+  return m && m[1] !== 'files' ? m[1] : undefined;
+}
+
+/**
+ * Runs a batch: items in order, not in one transaction (as LeanCloud does). Every item gets
+ * its own result; an ApiError becomes `{error: {code, error}}` and anything unexpected is
+ * reported through `onInternal` and becomes code 1 without details, so one broken item never
+ * fails the whole batch. Consecutive creates of one class go to `executeCreates` together.
+ */
+export async function runBatch(
+  requests: readonly unknown[],
+  execute: ExecuteItem,
+  onInternal: (err: unknown, index: number) => void,
+  executeCreates?: ExecuteCreates,
+): Promise<BatchResult[]> {
   const out: BatchResult[] = new Array(requests.length);
-  for (let i = 0; i < requests.length; i++) {
+  const fail = (err: unknown, i: number) => {
+    if (isApiError(err)) {
+      out[i] = { error: err.toJSON() };
+    } else {
+      onInternal(err, i);
+      out[i] = { error: new ApiError('internal').toJSON() };
+    }
+  };
+  const items: (BatchItem | undefined)[] = requests.map((raw, i) => {
     try {
-      const res = await execute(parseBatchItem(requests[i], i));
+      return parseBatchItem(raw, i);
+    } catch (err) {
+      fail(err, i);
+      return undefined;
+    }
+  });
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (!item) continue;
+    const cls = executeCreates ? createClassOf(item) : undefined;
+    if (cls && executeCreates) {
+      let end = i + 1;
+      while (end < items.length && items[end] && createClassOf(items[end] as BatchItem) === cls) end++;
+      if (end - i > 1) {
+        try {
+          const results = await executeCreates(cls, items.slice(i, end) as BatchItem[]);
+          results.forEach((r, k) => (out[i + k] = r));
+        } catch (err) {
+          for (let k = i; k < end; k++) fail(err, k);
+        }
+        i = end - 1;
+        continue;
+      }
+    }
+    try {
+      const res = await execute(item);
       out[i] = { success: res.body };
     } catch (err) {
-      if (isApiError(err)) {
-        out[i] = { error: err.toJSON() };
-      } else {
-        onInternal(err, i);
-        out[i] = { error: new ApiError('internal').toJSON() };
-      }
+      fail(err, i);
     }
   }
   return out;

@@ -1,8 +1,11 @@
 import type { RequestContext } from '../app-context.ts';
+import { checkAddFields, checkClassPermission } from '../auth/class-permissions.ts';
+import { defaultAclFor } from '../auth/default-acl.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, sql } from '../sql/fragment.ts';
-import type { ClassSchema } from '../schema/types.ts';
-import { DEFAULT_ACL, permsOf } from './acl.ts';
+import type { ClassSchema, FieldSchema } from '../schema/types.ts';
+import type { RelationChange } from './write-ops.ts';
+import { permsOf } from './acl.ts';
 import { applyOnCreate, typesOf } from './field-operations.ts';
 import { newObjectId } from './object-id.ts';
 import { parseWriteBody } from './parse-write.ts';
@@ -17,37 +20,73 @@ export interface Created {
   object: WireObject;
 }
 
-/**
- * Creates one object. The class and new fields are registered in the same transaction as the
- * insert, so a failed write leaves no half-made schema; when the class and every field are
- * already known, the insert is one statement with no transaction.
- */
-export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Created> {
+/** A create that passed every check and is ready to insert. */
+export interface PreparedCreate {
+  objectId: string;
+  now: string;
+  acl: unknown;
+  rperm: string[];
+  wperm: string[];
+  data: Record<string, unknown>;
+  relations: RelationChange[];
+  types: Record<string, FieldSchema>;
+}
+
+/** Runs every check of a create (class permission, add_fields, body) and builds the row. */
+export async function prepareCreate(ctx: RequestContext, className: string, body: unknown): Promise<PreparedCreate> {
+  await checkClassPermission(ctx, className, 'create');
   const parsed = parseWriteBody(body, 'create');
-  const acl = parsed.acl ?? DEFAULT_ACL;
+  await checkAddFields(ctx, await ctx.app.classes.find(className), parsed.ops);
+  const acl = parsed.acl ?? (await defaultAclFor(ctx, className));
   const { rperm, wperm } = permsOf(acl);
   const { data, relations } = applyOnCreate(parsed.ops);
-  const types = typesOf(parsed.ops);
-  const objectId = newObjectId();
-  const now = new Date().toISOString();
+  return { objectId: newObjectId(), now: new Date().toISOString(), acl, rperm, wperm, data, relations: [...relations], types: typesOf(parsed.ops) };
+}
+
+/**
+ * Inserts prepared creates of one class in ONE statement (batches of creates become one
+ * multi-row insert). The class and new fields are registered in the same transaction as the
+ * insert, so a failed write leaves no half-made schema; when the class and every field are
+ * already known and there are no relations, the insert needs no transaction.
+ */
+export async function insertPrepared(ctx: RequestContext, className: string, rows: readonly PreparedCreate[]): Promise<void> {
+  if (!rows.length) return;
   const { db, classes } = ctx.app;
+  const types: Record<string, FieldSchema> = {};
+  for (const r of rows) Object.assign(types, r.types);
   const insert = sql`INSERT INTO ${ident(className)} ("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)
-    VALUES (${objectId}, ${now}::timestamptz, ${now}::timestamptz, ${JSON.stringify(acl)}::jsonb, ${rperm}::text[], ${wperm}::text[], ${JSON.stringify(data)}::jsonb)`;
-  const known = classes.cached(className) && classes.knowsAll(className, types);
-  if (known && !relations.length) {
+    SELECT id, ts, ts, acl, string_to_array(rp, chr(31)), string_to_array(wp, chr(31)), data
+    FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[], ${rows.map((r) => JSON.stringify(r.acl))}::jsonb[],
+      ${rows.map((r) => r.rperm.join('\x1f'))}::text[], ${rows.map((r) => r.wperm.join('\x1f'))}::text[], ${rows.map((r) => JSON.stringify(r.data))}::jsonb[])
+      AS t(id, ts, acl, rp, wp, data)`;
+  const relations = rows.some((r) => r.relations.length);
+  const known = classes.cached(className) && rows.every((r) => classes.knowsAll(className, r.types));
+  if (known && !relations) {
     await db.query(insert);
-  } else {
-    const schema: ClassSchema = await db.transaction(async (tx) => {
-      await classes.ensureClass(tx, className);
-      const s = await classes.lockFields(tx, className, types);
-      await tx.query(insert);
-      await applyRelationChanges(tx, className, objectId, relations);
-      return s;
-    });
-    classes.publish(schema);
+    return;
   }
-  const object: WireObject = { ...data, objectId, createdAt: now, updatedAt: now };
-  return { objectId, createdAt: now, object };
+  const schema: ClassSchema = await db.transaction(async (tx) => {
+    await classes.ensureClass(tx, className);
+    // Each object's own types are checked; a conflict between two new objects is caught too.
+    let s: ClassSchema = await classes.lockFields(tx, className, rows[0].types);
+    for (const r of rows.slice(1)) s = await classes.lockFields(tx, className, r.types);
+    await tx.query(insert);
+    for (const r of rows) await applyRelationChanges(tx, className, r.objectId, r.relations);
+    return s;
+  });
+  classes.publish(schema);
+}
+
+/** The created object in wire form, as a fetchWhenSave response shows it. */
+export function createdObject(p: PreparedCreate): WireObject {
+  return { ...p.data, objectId: p.objectId, createdAt: p.now, updatedAt: p.now };
+}
+
+/** Creates one object. */
+export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Created> {
+  const prepared = await prepareCreate(ctx, className, body);
+  await insertPrepared(ctx, className, [prepared]);
+  return { objectId: prepared.objectId, createdAt: prepared.now, object: createdObject(prepared) };
 }
 
 /** Expands file references of a freshly written object for a fetchWhenSave response. */

@@ -1,4 +1,5 @@
-import { requestsOf, runBatch } from '../../batch/run-batch.ts';
+import { requestsOf, runBatch, type BatchItem } from '../../batch/run-batch.ts';
+import { runCreateGroup } from '../../batch/create-group.ts';
 import type { Logger } from '../../log.ts';
 import { dispatch } from '../dispatch.ts';
 import { ok, type Route } from '../route.ts';
@@ -17,10 +18,12 @@ export function batchRoutes(table: RouteTable, logger: Logger): Route[] {
       path: '/1.1/batch',
       handler: async (req) => {
         const requests = requestsOf(req.body);
+        const one = (item: BatchItem) => dispatch(table, { ...item, inBatch: true }, () => req.ctx);
         const results = await runBatch(
           requests,
-          (item) => dispatch(table, { ...item, inBatch: true }, () => req.ctx),
+          one,
           (err, index) => logger.error({ err, index }, 'batch item failed with an internal error'),
+          (className, items) => runCreateGroup(req.ctx, className, items, one),
         );
         return ok(results);
       },

@@ -1,0 +1,46 @@
+import type { RequestContext } from '../app-context.ts';
+import { ApiError, isApiError } from '../errors/api-error.ts';
+import { checkClassName } from '../schema/names.ts';
+import { createdObject, insertPrepared, prepareCreate, type PreparedCreate } from '../objects/create-object.ts';
+import { withFiles } from '../objects/create-object.ts';
+import { flag } from '../http/query-params.ts';
+import type { BatchItem, BatchResult, ExecuteItem } from './run-batch.ts';
+
+/**
+ * Serves a run of consecutive creates in one class: every item is checked on its own (its
+ * errors are its own), then all valid rows go to the database in one multi-row insert. If that
+ * insert fails as a whole (e.g. two new objects give one new field different types), the
+ * valid items are replayed one by one so each gets its own success or error.
+ */
+export async function runCreateGroup(ctx: RequestContext, className: string, items: readonly BatchItem[], executeOne: ExecuteItem): Promise<BatchResult[]> {
+  checkClassName(className);
+  const results: BatchResult[] = new Array(items.length);
+  const prepared: { index: number; row: PreparedCreate }[] = [];
+  for (let i = 0; i < items.length; i++) {
+    try {
+      prepared.push({ index: i, row: await prepareCreate(ctx, className, items[i].body) });
+    } catch (err) {
+      if (!isApiError(err)) throw err;
+      results[i] = { error: err.toJSON() };
+    }
+  }
+  try {
+    await insertPrepared(ctx, className, prepared.map((p) => p.row));
+  } catch (err) {
+    if (!isApiError(err)) throw err;
+    for (const p of prepared) {
+      try {
+        results[p.index] = { success: (await executeOne(items[p.index])).body };
+      } catch (e) {
+        results[p.index] = { error: (isApiError(e) ? e : new ApiError('internal')).toJSON() };
+      }
+    }
+    return results;
+  }
+  for (const p of prepared) {
+    const q = items[p.index].query;
+    const full = flag(q, 'fetchWhenSave') || flag(q, 'new');
+    results[p.index] = { success: full ? await withFiles(ctx, createdObject(p.row)) : { objectId: p.row.objectId, createdAt: p.row.now } };
+  }
+  return results;
+}
