@@ -1,0 +1,74 @@
+import type { Config } from '../config.ts';
+import { isApiError } from '../errors/api-error.ts';
+import { ClassRegistry } from '../schema/class-registry.ts';
+import { migrate } from '../storage/migrations.ts';
+import { addIndex, dropIndex, listIndexes, type IndexDeps } from '../schema/indexes.ts';
+import { CommandError } from './command-error.ts';
+import { openConfiguredDatabase } from './serve.ts';
+
+const USAGE = 'usage: larder index add <class> <field> | larder index list [<class>] | larder index drop <class> <field>';
+
+/** A parsed `larder index` command line. */
+type IndexCommand = { kind: 'add' | 'drop'; className: string; field: string } | { kind: 'list'; className?: string };
+
+/** Parses the words after `index`; mistakes are CommandErrors, found before any I/O. */
+export function parseIndexArgs(args: readonly string[]): IndexCommand {
+  const [sub, ...rest] = args;
+  if (sub === 'add' || sub === 'drop') {
+    if (rest.length !== 2) throw new CommandError(`'index ${sub}' takes a class and a field.\n${USAGE}`);
+    return { kind: sub, className: rest[0], field: rest[1] };
+  }
+  if (sub === 'list') {
+    if (rest.length > 1) throw new CommandError(`'index list' takes at most a class.\n${USAGE}`);
+    return rest.length ? { kind: 'list', className: rest[0] } : { kind: 'list' };
+  }
+  throw new CommandError(sub === undefined ? USAGE : `unknown index command '${sub}'.\n${USAGE}`);
+}
+
+async function run(deps: IndexDeps, cmd: IndexCommand, print: (line: string) => void): Promise<void> {
+  switch (cmd.kind) {
+    case 'add': {
+      const { className, field } = cmd;
+      const res = await addIndex(deps, className, field);
+      if (res.outcome === 'builtIn') print(`${className}.${field} is indexed by every class table already (index ${res.index.name}).`);
+      else if (res.outcome === 'exists') print(`Index ${res.index.name} on ${className}.${field} already exists.`);
+      else print(`Created index ${res.index.name} on ${className}.${field} (${res.index.type}): ${res.index.using} (${res.index.columns})`);
+      return;
+    }
+    case 'drop': {
+      const dropped = await dropIndex(deps, cmd.className, cmd.field);
+      print(`Dropped index ${dropped.name} on ${cmd.className}.${cmd.field}.`);
+      return;
+    }
+    case 'list': {
+      const list = await listIndexes(deps, cmd.className);
+      if (!list.length) print(cmd.className ? `No indexes made with 'index add' on ${cmd.className}.` : `No indexes made with 'index add'.`);
+      for (const i of list) print(`${i.className}.${i.field}\t${i.name}\t${i.type}\t${i.using} (${i.columns})\t${i.state}`);
+      return;
+    }
+  }
+}
+
+/**
+ * `larder index add|list|drop`: opens the configured database (migrating it, and taking the
+ * data-directory lock on the embedded engine), runs the index use-case and prints the outcome.
+ * A mistake (unknown class or field, a field type that cannot be indexed) is a CommandError:
+ * main prints it and exits 2.
+ */
+export async function indexCommand(config: Config, args: string[], print: (line: string) => void): Promise<void> {
+  const cmd = parseIndexArgs(args);
+  // No statement timeout: building an index on a large table takes as long as it takes.
+  const { db, lock } = await openConfiguredDatabase({ ...config, statementTimeoutMs: 0, poolSize: 2 });
+  try {
+    // Migrate and read the catalogue only: keys are none of this command's business (openApp
+    // would generate and store keys on a fresh database without anyone seeing them).
+    await migrate(db);
+    await run({ db, classes: new ClassRegistry(db) }, cmd, print);
+  } catch (err) {
+    if (isApiError(err)) throw new CommandError(err.message);
+    throw err;
+  } finally {
+    await db.close();
+    lock?.release();
+  }
+}
