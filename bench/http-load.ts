@@ -6,6 +6,8 @@ export interface HttpRequestSpec {
   method: 'GET' | 'POST' | 'PUT';
   path: () => string;
   body?: () => string;
+  /** Extra headers per request (e.g. a user's X-LC-Session). */
+  headers?: () => Record<string, string>;
   /**
    * Counts failures hidden inside a 2xx body (batch items answered with `error`). Reading
    * bodies costs the load generator time, so only workloads that need it set this.
@@ -57,6 +59,7 @@ export async function runHttpLoad(baseUrl: string, spec: HttpRequestSpec, length
     setupRequest: (req) => {
       req.path = spec.path();
       if (spec.body) req.body = spec.body();
+      if (spec.headers) req.headers = { ...AUTH_HEADERS, ...spec.headers() };
       return req;
     },
   };

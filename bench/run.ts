@@ -21,6 +21,8 @@ import { machineInfo, renderConsole, renderDoc, type Report } from './report.ts'
 import { seed } from './seed.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 import { fmtInt, judge, type ResultRow, type WorkloadMeasurement } from './verdict.ts';
+import { seedBenchUsers } from './user-workloads.ts';
+import { seedAclBench } from './acl-workloads.ts';
 import { workloads } from './workloads.ts';
 
 /** Per-process memory ceiling under load (from the issue). */
@@ -99,7 +101,11 @@ async function runBench(opts: BenchOptions, cleanup: Cleanup): Promise<Report> {
   await createDirectTables(pool);
   const plans = await capturePlans(url, schema, pool);
   const sampler = new MemorySampler(() => ({ primary: server.pid, workers: server.workerPids() }));
-  const data = { benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0] };
+  const users = await seedBenchUsers(server.url);
+  log(`bench: signed up ${users.length} users`);
+  const acl = await seedAclBench(server.url, pool);
+  log('bench: seeded the ACL classes (1,000 users, 20 roles, 2 x 10,000 objects)');
+  const data = { benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0], users, acl };
   const measured: WorkloadMeasurement[] = [];
   for (const w of workloads(data)) {
     log(`bench: ${w.title}`);

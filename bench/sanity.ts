@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { BENCH_CLASS, benchObject, categoryName, RANGE_LIMIT } from './bench-data.ts';
 import { apiCall } from './http-load.ts';
 import { batchBody } from './seed.ts';
+import { checkUserWorkload } from './user-workloads.ts';
+import { checkAclWorkload } from './acl-workloads.ts';
 import type { WorkloadData } from './workloads.ts';
 
 type Json = Record<string, unknown>;
@@ -81,6 +83,12 @@ export async function checkWorkload(key: string, base: string, pool: pg.Pool, d:
       if (typeof obj.updatedAt !== 'string') throw new Error(`increment answered ${JSON.stringify(obj)}`);
       return;
     }
+    case 'login':
+    case 'me':
+      return checkUserWorkload(key, base, d.users ?? []);
+    case 'acl-public':
+    case 'acl-private':
+      return checkAclWorkload(key, base, pool, d.acl);
     default:
       throw new Error(`no sanity check for workload ${key}`);
   }

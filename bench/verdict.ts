@@ -53,6 +53,7 @@ function targetText(t: Target): string {
     case 'index-plan': return 'index-friendly plan';
     case 'no-lost-increments': return 'no lost increments';
     case 'none': return '-';
+    case 'relative': return `>= ${t.min} of ${t.to}`;
   }
 }
 
@@ -68,8 +69,8 @@ function planOutcome(plan: PlanReport | undefined, notes: string[]): Outcome {
   return problems.length ? 'MISSED' : 'pass';
 }
 
-/** Applies the workload's target to what was measured. */
-export function judge(m: WorkloadMeasurement): ResultRow {
+/** Applies the workload's target to what was measured (`all`: the run's other measurements, for relative targets). */
+export function judge(m: WorkloadMeasurement, _index = 0, all: readonly WorkloadMeasurement[] = []): ResultRow {
   const w = m.workload;
   const notes: string[] = [];
   const row: ResultRow = { workload: w.title, larder: '-', larderLatency: '-', direct: '-', directLatency: '-', ratio: '-', target: targetText(w.target), outcome: '-', notes };
@@ -118,6 +119,14 @@ export function judge(m: WorkloadMeasurement): ResultRow {
     case 'none':
       row.outcome = failedRequests ? 'MISSED' : '-';
       break;
+    case 'relative': {
+      const base = all.find((x) => x.workload.key === t.to)?.larder;
+      const share = l && base && base.perSec > 0 ? l.perSec / base.perSec : undefined;
+      if (share === undefined) notes.push(`${w.title}: no measurement of ${t.to} to compare with`);
+      else notes.push(`${w.title}: ${share.toFixed(2)} of ${t.to} (target >= ${t.min})`);
+      row.outcome = share !== undefined && !failedRequests && share >= t.min ? 'pass' : 'MISSED';
+      break;
+    }
   }
   return row;
 }

@@ -6,6 +6,8 @@ import {
 import type { DirectOp } from './direct-load.ts';
 import type { HttpRequestSpec } from './http-load.ts';
 import { batchBody } from './seed.ts';
+import { userWorkloads, type BenchUser } from './user-workloads.ts';
+import { aclWorkloads, type AclBenchData } from './acl-workloads.ts';
 
 /** What a workload must reach to pass. */
 export type Target =
@@ -13,13 +15,19 @@ export type Target =
   | { kind: 'absolute'; min: number; unit: string }
   | { kind: 'index-plan' }
   | { kind: 'no-lost-increments' }
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** Larder's throughput as a share of another workload's (by key), e.g. ACL vs public find. */
+  | { kind: 'relative'; to: string; min: number };
 
 /** The ids a workload works on; the direct tables hold the same rows under the same ids. */
 export interface WorkloadData {
   benchIds: readonly string[];
   ownerIds: readonly string[];
   hotId: string;
+  /** Signed-up users for the login and users/me workloads (bench/user-workloads.ts). */
+  users?: readonly BenchUser[];
+  /** The per-user-ACL data (bench/acl-workloads.ts). */
+  acl?: AclBenchData;
 }
 
 /** One line of the results table: the same work over HTTP and directly with pg. */
@@ -145,5 +153,7 @@ export function workloads(d: WorkloadData): Workload[] {
       larder: { method: 'PUT', path: () => `${classPath}/${pick(d.benchIds)}`, body: () => increment },
       direct: directIncrement(() => pick(d.benchIds)),
     },
+    ...userWorkloads(d.users ?? []),
+    ...aclWorkloads(d.acl),
   ];
 }

@@ -1,4 +1,6 @@
 import type { AppKeys } from './auth/app-keys.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { SmsSender } from './sms/sms-sender.ts';
 import type { ClassRegistry } from './schema/class-registry.ts';
 import type { AppSettings } from './settings/app-settings.ts';
 import type { Database } from './storage/database.ts';
@@ -16,6 +18,17 @@ export interface AppContext {
   readonly masterSignWindowMs: number;
   /** Current settings; refreshed by the settings use-case when changed. */
   settings: AppSettings;
+  /** Outgoing mail (LARDER_SMTP_URL); absent when not configured. */
+  mailer?: Mailer;
+  /** Sender of SMS codes (LARDER_SMS_SENDER); absent when not configured. */
+  smsSender?: SmsSender;
+  /** Clock of expiring secrets (mail links, SMS codes); the system clock when absent. */
+  clock?: () => Date;
+}
+
+/** The app's current time for expiring secrets. */
+export function nowOf(app: AppContext): Date {
+  return app.clock ? app.clock() : new Date();
 }
 
 /** Who is calling, as far as permission checks are concerned. */

@@ -2,6 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { miscRoutes } from './http/routes/misc.ts';
+import { batchRoutes } from './http/routes/batch.ts';
+import { fileRoutes } from './http/routes/files.ts';
+import { scanRoutes } from './http/routes/scan.ts';
+import { schemaRoutes } from './http/routes/schemas.ts';
+import { roleRoutes } from './http/routes/roles.ts';
+import { adminRoutes } from './http/routes/admin.ts';
+import { userRoutes } from './http/routes/users.ts';
+import { emailRoutes } from './http/routes/email.ts';
+import { smsRoutes } from './http/routes/sms.ts';
 import { RouteTable } from './http/route-table.ts';
 import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
@@ -17,12 +26,14 @@ export interface CreateAppOptions {
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
 export function apiRoutes(): Route[] {
-  return [...classRoutes, ...miscRoutes];
+  return [...classRoutes, ...miscRoutes, ...fileRoutes, ...scanRoutes, ...schemaRoutes, ...roleRoutes, ...adminRoutes, ...userRoutes, ...emailRoutes, ...smsRoutes];
 }
 
 /** Builds the HTTP server for one app. */
 export async function createApp(app: AppContext, opts: CreateAppOptions): Promise<FastifyInstance> {
-  const table = new RouteTable(apiRoutes());
+  const routes = apiRoutes();
+  // Batch items are served by the table of every other route (so batches cannot nest).
+  const table = new RouteTable([...routes, ...batchRoutes(new RouteTable(routes), opts.logger)]);
   return createServer({
     app,
     routes: table,

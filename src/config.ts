@@ -21,6 +21,18 @@ export interface Config {
   statementTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
+  /** SMTP server of outgoing mail, e.g. smtp://user:pass@host:587; mail endpoints answer 503 when unset. */
+  smtpUrl: string | undefined;
+  /** Sender address of outgoing mail. */
+  mailFrom: string | undefined;
+  /** Who sends SMS codes: none (SMS endpoints answer 503), log (development) or webhook; checked by src/sms/sms-sender.ts. */
+  smsSender: string | undefined;
+  /** URL the webhook sender POSTs each SMS to. */
+  smsWebhookUrl: string | undefined;
+  /** Key of the HMAC-SHA256 signature of webhook bodies (X-Larder-Signature), optional. */
+  smsWebhookSecret: string | undefined;
+  /** How long the webhook sender waits for an answer, ms. */
+  smsWebhookTimeoutMs: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -55,6 +67,12 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'statementTimeoutMs', env: 'LARDER_STATEMENT_TIMEOUT_MS', flag: '--statement-timeout-ms', kind: 'int', default: 10000, help: 'PostgreSQL statement timeout' },
   { key: 'logLevel', env: 'LARDER_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
   { key: 'bodyLimitBytes', env: 'LARDER_BODY_LIMIT', flag: '--body-limit', kind: 'int', default: 20 * 1024 * 1024, help: 'maximum request body in bytes' },
+  { key: 'smtpUrl', env: 'LARDER_SMTP_URL', flag: '--smtp-url', kind: 'string', help: 'SMTP server for outgoing mail, e.g. smtp://user:pass@host:587 (smtps:// for TLS)' },
+  { key: 'mailFrom', env: 'LARDER_MAIL_FROM', flag: '--mail-from', kind: 'string', help: 'sender address of outgoing mail (required with LARDER_SMTP_URL)' },
+  { key: 'smsSender', env: 'LARDER_SMS_SENDER', flag: '--sms-sender', kind: 'string', help: 'none|log|webhook; default webhook when LARDER_SMS_WEBHOOK_URL is set, else none' },
+  { key: 'smsWebhookUrl', env: 'LARDER_SMS_WEBHOOK_URL', flag: '--sms-webhook-url', kind: 'string', help: 'URL the webhook SMS sender POSTs each code to' },
+  { key: 'smsWebhookSecret', env: 'LARDER_SMS_WEBHOOK_SECRET', flag: '--sms-webhook-secret', kind: 'string', help: 'key of the X-Larder-Signature HMAC of webhook bodies' },
+  { key: 'smsWebhookTimeoutMs', env: 'LARDER_SMS_WEBHOOK_TIMEOUT_MS', flag: '--sms-webhook-timeout-ms', kind: 'int', default: 5000, max: 60000, help: 'how long the webhook SMS sender waits' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -129,5 +147,27 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     statementTimeoutMs: values.statementTimeoutMs as number,
     logLevel: logLevel as Config['logLevel'],
     bodyLimitBytes: values.bodyLimitBytes as number,
+    smtpUrl: values.smtpUrl as string | undefined,
+    mailFrom: values.mailFrom as string | undefined,
+    smsSender: values.smsSender as string | undefined,
+    smsWebhookUrl: values.smsWebhookUrl as string | undefined,
+    smsWebhookSecret: values.smsWebhookSecret as string | undefined,
+    smsWebhookTimeoutMs: values.smsWebhookTimeoutMs as number,
   };
+}
+
+/**
+ * Checks a URL setting (used by the components that own one, e.g. the mailer): undefined stays
+ * undefined; anything else must parse and use one of `protocols` (e.g. ['smtp:', 'smtps:']).
+ */
+export function urlSetting(env: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${env} is not a URL`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${env} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  return raw;
 }

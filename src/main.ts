@@ -36,6 +36,13 @@ async function main(): Promise<void> {
       await indexCommand(config, rest, (line: string) => console.log(line));
       return;
     }
+    case 'settings':
+    case 'permissions':
+    case 'default-acl': {
+      const { adminCommand } = await import('./cli/admin-command.ts');
+      await adminCommand(config, command, rest, (line: string) => console.log(line));
+      return;
+    }
     default:
       console.error(`larder: unknown command '${command}'. Run 'larder --help' for usage.`);
       process.exit(2);

@@ -1,5 +1,8 @@
 import type { AppContext } from './app-context.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { SmsSender } from './sms/sms-sender.ts';
 import { loadAppKeys, type GivenKeys } from './auth/app-keys.ts';
+import { startInvalidationListener } from './auth/cache-invalidation.ts';
 import { ClassRegistry } from './schema/class-registry.ts';
 import { loadSettings } from './settings/app-settings.ts';
 import type { Database } from './storage/database.ts';
@@ -10,6 +13,10 @@ export interface OpenAppOptions {
   db: Database;
   keys: GivenKeys;
   masterSignWindowMs: number;
+  /** Outgoing mail, when an SMTP server is configured. */
+  mailer?: Mailer;
+  /** Sender of SMS codes, when one is configured. */
+  smsSender?: SmsSender;
 }
 
 /** Migrates the database, then loads the app's keys, settings and class catalogue. */
@@ -19,9 +26,8 @@ export async function openApp(opts: OpenAppOptions): Promise<{ app: AppContext; 
   const settings = await loadSettings(opts.db);
   const classes = new ClassRegistry(opts.db);
   await classes.load();
-  return {
-    app: { keys, db: opts.db, classes, settings, masterSignWindowMs: opts.masterSignWindowMs },
-    generatedKeys: generated,
-    migrated,
-  };
+  const app: AppContext = { keys, db: opts.db, classes, settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender };
+  // Role, session, settings and class-permission changes made by other processes.
+  await startInvalidationListener(app);
+  return { app, generatedKeys: generated, migrated };
 }

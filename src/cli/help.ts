@@ -13,6 +13,12 @@ Usage:
   larder index add <class> <field>  create the index the query compiler uses for <field>
   larder index list [<class>]       list indexes made with 'index add'
   larder index drop <class> <field> drop such an index
+  larder settings get               print the app settings (docs/admin.md)
+  larder settings set <key> <json>  change one app setting (null resets it)
+  larder permissions get <class>    print a class's permissions (docs/security.md)
+  larder permissions set <class> '<json>'     change some of them, e.g. '{"find":{"*":true}}'
+  larder default-acl get <class>    print a class's default ACL for new objects
+  larder default-acl set <class> '<json>|null'  set it ("creator" = the creating user)
   larder --help                     this text
 
 Options (flag, environment variable, meaning). A JSON config file given with --config <path>
@@ -23,6 +29,7 @@ ${rows.join('\n')}
 
 With no DATABASE_URL, data lives in the embedded engine (PGlite) under LARDER_DATA_DIR.
 Keys that are not given are generated on first start, kept with the data, and printed once.
-Docs: docs/running.md, docs/sdk.md, docs/indexes.md, docs/errors.md, docs/compatibility.md
+Docs: docs/running.md, docs/sdk.md, docs/indexes.md, docs/errors.md, docs/compatibility.md,
+docs/admin.md, docs/security.md
 `;
 }

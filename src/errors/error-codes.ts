@@ -67,6 +67,14 @@ export const ERRORS = {
   invalidEmail: e(125, 400, 'The email address was invalid.'),
   invalidMobilePhone: e(127, 400, 'The mobile phone number was invalid.'),
   emailNotVerified: e(216, 400, "Email address isn't verified."),
+  emailMissing: e(204, 400, 'The email is missing, and must be specified.'),
+  mobilePhoneMissing: e(212, 400, 'The mobile phone number is missing, and must be specified.'),
+  mobilePhoneNotFound: e(213, 400, 'A user with the specified mobile phone number was not found.'),
+  smsTooFrequent: e(601, 400, "Can't send SMS too frequently."),
+  smsSendFailed: e(602, 502, 'Fails to send message.'),
+  invalidSmsCode: e(603, 400, 'Invalid SMS code.'),
+  mailNotConfigured: e(1, 503, 'Sending email is not configured on this server.'),
+  smsNotConfigured: e(1, 503, 'Sending SMS is not configured on this server.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Name of an entry in the catalogue. */

@@ -1,7 +1,8 @@
 import type { RequestContext } from '../app-context.ts';
 import { readersOf } from '../app-context.ts';
+import { checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { ident, sql } from '../sql/fragment.ts';
+import { ident, sql, type Sql } from '../sql/fragment.ts';
 import { compileFilter } from './find-objects.ts';
 import { deleteOwnedRelations } from './relation-rows.ts';
 import { writeAclClause } from './write-acl.ts';
@@ -21,8 +22,14 @@ export async function deleteObjects(ctx: RequestContext, className: string, obje
   const schema = await classes.find(className);
   if (!schema) throw new ApiError('classNotFound');
   if (objectIds.length > MAX_DELETE_IDS) throw new ApiError('badRequest', `At most ${MAX_DELETE_IDS} objects can be deleted at once.`);
+  await checkClassPermission(ctx, className, 'delete');
   const writers = await readersOf(ctx);
-  const cond = where === undefined ? sql`TRUE` : compileFilter(schema, where, ctx, writers).filter;
+  let cond: Sql = sql`TRUE`;
+  if (where !== undefined) {
+    const compiled = compileFilter(schema, where, ctx, writers);
+    await checkInnerQueries(ctx, compiled.cond);
+    cond = compiled.filter;
+  }
   const table = ident(className);
   await db.transaction(async (tx) => {
     const existing = await tx.query<{ objectId: string; ok: boolean }>(

@@ -1,5 +1,8 @@
 import type { RequestContext } from '../app-context.ts';
 import { readersOf } from '../app-context.ts';
+import { checkClassPermission, checkInnerQueries, classPermits } from '../auth/class-permissions.ts';
+import { checkHiddenFields, checkHiddenOrder } from '../auth/hidden-field-guard.ts';
+import type { Condition } from '../query/ast.ts';
 import { parseWhere } from '../query/parse-where.ts';
 import { aclClause, compileWhere } from '../query/sql/compile-where.ts';
 import { compileOrder } from '../query/sql/compile-order.ts';
@@ -32,10 +35,12 @@ export interface FindResult {
 }
 
 /** Compiles the WHERE of a query (condition AND ACL) and the distance order of $nearSphere. */
-export function compileFilter(schema: ClassSchema, where: unknown, ctx: RequestContext, readers: readonly string[] | null): { filter: Sql; nearOrder?: Sql } {
+export function compileFilter(schema: ClassSchema, where: unknown, ctx: RequestContext, readers: readonly string[] | null): { filter: Sql; nearOrder?: Sql; cond: Condition } {
   const cond = parseWhere(where ?? {});
+  // Hidden fields (_User tokens, hashes) cannot be queried except with the master key.
+  if (readers !== null) checkHiddenFields(schema.name, cond);
   const compiled = compileWhere(cond, { schema, schemaOf: (n) => ctx.app.classes.cached(n), readers });
-  return { filter: sql`(${compiled.condition}) AND ${aclClause(readers)}`, nearOrder: compiled.nearOrder };
+  return { filter: sql`(${compiled.condition}) AND ${aclClause(readers)}`, nearOrder: compiled.nearOrder, cond };
 }
 
 /**
@@ -46,8 +51,11 @@ export async function findObjects(ctx: RequestContext, className: string, q: Fin
   const { db, classes } = ctx.app;
   const schema = await classes.find(className);
   if (!schema) return q.count ? { results: [], count: 0 } : { results: [] };
+  await checkClassPermission(ctx, className, 'find');
+  if (!ctx.master) checkHiddenOrder(className, q.order);
   const readers = await readersOf(ctx);
-  const { filter, nearOrder } = compileFilter(schema, q.where, ctx, readers);
+  const { filter, nearOrder, cond } = compileFilter(schema, q.where, ctx, readers);
+  await checkInnerQueries(ctx, cond);
   const table = ident(className);
   const out: FindResult = { results: [] };
   if (q.count) {
@@ -61,7 +69,7 @@ export async function findObjects(ctx: RequestContext, className: string, q: Fin
     );
     const withAcl = q.returnACL && (ctx.master || ctx.app.settings.includeACLInQueries);
     const objects = rows.map((r) => encodeRow(r, { className, withAcl }));
-    if (q.include.length) await resolveIncludes({ db, classes, readers }, objects, q.include);
+    if (q.include.length) await resolveIncludes({ db, classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, objects, q.include);
     await expandFiles(db, objects);
     out.results = q.keys ? objects.map((o) => projectKeys(o, q.keys)) : objects;
   }

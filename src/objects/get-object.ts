@@ -1,5 +1,6 @@
 import type { RequestContext } from '../app-context.ts';
 import { readersOf } from '../app-context.ts';
+import { checkClassPermission, classPermits } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { aclClause } from '../query/sql/compile-where.ts';
 import { isBuiltInClass } from '../schema/types.ts';
@@ -27,13 +28,14 @@ export async function getObject(ctx: RequestContext, className: string, objectId
   const { db, classes } = ctx.app;
   const schema = await classes.find(className);
   if (!schema) throw new ApiError('classNotFound');
+  await checkClassPermission(ctx, className, 'get');
   const readers = await readersOf(ctx);
   const rows = await db.query<ObjectRow>(
     sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ${objectId} AND ${aclClause(readers)}`,
   );
   if (!rows[0]) return undefined;
   const obj = encodeRow(rows[0], { className, withAcl: opts.returnACL && (ctx.master || ctx.app.settings.includeACLInQueries) });
-  if (opts.include.length) await resolveIncludes({ db, classes, readers }, [obj], opts.include);
+  if (opts.include.length) await resolveIncludes({ db, classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, [obj], opts.include);
   await expandFiles(db, [obj]);
   return projectKeys(obj, opts.keys);
 }

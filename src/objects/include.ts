@@ -40,6 +40,8 @@ export interface IncludeDeps {
   classes: ClassRegistry;
   /** ACL principals; null = master key. Included objects obey the same ACL as the query. */
   readers: readonly string[] | null;
+  /** Class permission to read pointed objects of a class (`get`); classes it refuses stay pointers. */
+  permits?: (className: string) => Promise<boolean>;
 }
 
 /**
@@ -85,6 +87,7 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
   const out = new Map<string, WireObject>();
   for (const [className, set] of ids) {
     if (!(await deps.classes.find(className, deps.db))) continue;
+    if (deps.permits && !(await deps.permits(className))) continue;
     const rows = await deps.db.query<ObjectRow>(
       sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
     );

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../app-context.ts';
 import { readersOf } from '../app-context.ts';
+import { checkAddFields, checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
 import type { ClassSchema } from '../schema/types.ts';
@@ -34,7 +35,9 @@ export async function updateObject(ctx: RequestContext, className: string, objec
   const { db, classes } = ctx.app;
   const schema = await classes.find(className);
   if (!schema) throw new ApiError('classNotFound');
+  await checkClassPermission(ctx, className, 'update');
   const parsed = parseWriteBody(body, 'update');
+  await checkAddFields(ctx, schema, parsed.ops);
   const writers = await readersOf(ctx);
   const update = compileUpdate(parsed.ops);
   const types = typesOf(parsed.ops);
@@ -44,7 +47,12 @@ export async function updateObject(ctx: RequestContext, className: string, objec
     const { rperm, wperm } = permsOf(parsed.acl);
     setAcl = sql`, acl = ${JSON.stringify(parsed.acl)}::jsonb, rperm = ${rperm}::text[], wperm = ${wperm}::text[]`;
   }
-  const where = opts.where === undefined ? sql`TRUE` : compileFilter(schema, opts.where, ctx, writers).filter;
+  let where: Sql = sql`TRUE`;
+  if (opts.where !== undefined) {
+    const compiled = compileFilter(schema, opts.where, ctx, writers);
+    await checkInnerQueries(ctx, compiled.cond);
+    where = compiled.filter;
+  }
   const statement = sql`UPDATE ${ident(className)} SET data = ${update.data}, "updatedAt" = ${now}::timestamptz${setAcl}
     WHERE "objectId" = ${objectId} AND ${writeAclClause(writers)} AND ${where}
     RETURNING "updatedAt", data`;

@@ -2,6 +2,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from '../storage/database.ts';
 import { createClassTable } from '../storage/class-table.ts';
+import { NO_SECURITY, storedPermissions, type ClassSecurity } from './class-security.ts';
 import type { ClassSchema, FieldSchema } from './types.ts';
 
 /** Most classes an app may have (spec: Limits). */
@@ -12,6 +13,16 @@ export const MAX_FIELDS = 300;
 interface CatalogueRow {
   name: string;
   fields: Record<string, FieldSchema>;
+}
+
+interface SecurityRow {
+  name: string;
+  permissions: unknown;
+  default_acl: Record<string, unknown> | null;
+}
+
+function securityOf(r: SecurityRow): ClassSecurity {
+  return { permissions: storedPermissions(r.permissions), defaultAcl: r.default_acl ?? null };
 }
 
 function sameType(a: FieldSchema, b: FieldSchema): boolean {
@@ -29,6 +40,11 @@ function describe(f: FieldSchema): string {
  */
 export class ClassRegistry {
   private readonly cache = new Map<string, ClassSchema>();
+  // Class permissions and default ACLs, apart from the schema cache: they change only through
+  // the admin endpoint, which drops them here in every process (auth/cache-invalidation.ts).
+  private readonly securityCache = new Map<string, ClassSecurity>();
+  // Bumped by every forget, so a read that raced with a change is not cached afterwards.
+  private securityGeneration = 0;
 
   constructor(private readonly db: Database) {}
 
@@ -36,6 +52,36 @@ export class ClassRegistry {
   async load(): Promise<void> {
     const rows = await this.db.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes`);
     for (const r of rows) this.cache.set(r.name, { name: r.name, fields: r.fields });
+    await this.loadSecurity();
+  }
+
+  /** (Re)loads every class's permissions and default ACL. */
+  async loadSecurity(): Promise<void> {
+    const generation = this.securityGeneration;
+    const rows = await this.db.query<SecurityRow>(sql`SELECT name, permissions, default_acl FROM _larder_classes`);
+    if (generation !== this.securityGeneration) return;
+    this.securityCache.clear();
+    for (const r of rows) this.securityCache.set(r.name, securityOf(r));
+  }
+
+  /** Class permissions and default ACL (nothing configured for an unknown class). */
+  async security(name: string): Promise<ClassSecurity> {
+    const hit = this.securityCache.get(name);
+    if (hit) return hit;
+    const generation = this.securityGeneration;
+    const rows = await this.db.query<SecurityRow>(sql`SELECT name, permissions, default_acl FROM _larder_classes WHERE name = ${name}`);
+    // Unknown classes are not remembered: a class created later must be read afresh.
+    if (!rows[0]) return NO_SECURITY;
+    const sec = securityOf(rows[0]);
+    if (generation === this.securityGeneration) this.securityCache.set(name, sec);
+    return sec;
+  }
+
+  /** Drops cached security of one class, or of all (after an admin change in any process). */
+  forgetSecurity(name?: string): void {
+    this.securityGeneration++;
+    if (name === undefined) this.securityCache.clear();
+    else this.securityCache.delete(name);
   }
 
   /** The cached schema, if this process knows the class. */
@@ -130,6 +176,7 @@ export class ClassRegistry {
   /** Drops cached knowledge of a class (after an admin change). */
   forget(name: string): void {
     this.cache.delete(name);
+    this.forgetSecurity(name);
   }
 }
 

@@ -3,7 +3,7 @@
  * paths (get, find, include, batch, scan, export of objects to clients).
  */
 const HIDDEN: Readonly<Record<string, readonly string[]>> = {
-  _User: ['password', 'salt', 'sessionToken', '_password_hash', '_failed_logins', '_email_verify_token', '_perishable_token'],
+  _User: ['password', 'salt', 'sessionToken', 'authData', '_password_hash', '_failed_logins', '_email_verify_token', '_perishable_token'],
 };
 
 /** Hidden fields of a class (empty for user classes). */

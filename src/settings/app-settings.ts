@@ -1,3 +1,4 @@
+import { DEFAULT_EMAIL_TEXTS, type EmailTexts } from '../mail/mail-texts.ts';
 import { sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
 
@@ -8,11 +9,20 @@ import type { Queryable } from '../storage/database.ts';
 export interface AppSettings {
   /** Console option "include ACL with queried objects": needed for returnACL=true. */
   includeACLInQueries: boolean;
+  /** Console option "verify email of new users": mails a link whenever an email is set or changed. */
+  emailVerification: boolean;
+  /** Console option "refuse login until the email is verified" (216). */
+  requireVerifiedEmailToLogin: boolean;
+  /** Words of the verification and reset mails and of their pages (src/mail/mail-texts.ts). */
+  emailTexts: EmailTexts;
 }
 
 /** Settings of a new app. */
 export const DEFAULT_SETTINGS: AppSettings = {
   includeACLInQueries: false,
+  emailVerification: false,
+  requireVerifiedEmailToLogin: false,
+  emailTexts: DEFAULT_EMAIL_TEXTS,
 };
 
 /** Loads the app's settings, filling defaults for anything not stored. */

@@ -27,7 +27,10 @@ export function createClassTable(name: string): Sql[] {
       wperm text[] NOT NULL,
       data jsonb NOT NULL DEFAULT '{}'::jsonb
     )`,
-    sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'rperm'))} ON ${t} USING gin (rperm)`,
+    // fastupdate off: with the pending list on, every ACL-filtered read scans all not-yet-merged
+    // entries (30+ ms after 10,000 fresh inserts, against 0.2 ms merged); rperm arrays are tiny,
+    // so inserting them into the index directly costs writes little (docs/security.md).
+    sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'rperm'))} ON ${t} USING gin (rperm) WITH (fastupdate = off)`,
     sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'createdAt'))} ON ${t} ("createdAt")`,
     sql`CREATE INDEX IF NOT EXISTS ${ident(indexName(name, 'updatedAt'))} ON ${t} ("updatedAt")`,
   ];

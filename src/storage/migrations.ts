@@ -78,6 +78,12 @@ export const MIGRATIONS: readonly Migration[] = [
       // Declared up front so that where={"users": <Pointer>} compiles to membership even
       // before the first role exists (or when roles were imported).
       `UPDATE _larder_classes SET fields = '{"name":{"type":"String"},"users":{"type":"Relation","className":"_User"},"roles":{"type":"Relation","className":"_Role"}}'::jsonb || fields WHERE name = '_Role'`,
+      // ACL indexes made before class-table.ts turned the GIN pending list off: same setting.
+      `DO $$ DECLARE i record; BEGIN
+         FOR i IN SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '%\\_rperm' AND indexdef LIKE '%USING gin%' LOOP
+           EXECUTE format('ALTER INDEX %I SET (fastupdate = off)', i.indexname);
+         END LOOP;
+       END $$`,
       // New apps: nobody but the master key may query _User (leancloud-behaviour §3.3).
       `UPDATE _larder_classes SET permissions = '{"find":{"users":[],"roles":[]}}'::jsonb WHERE name = '_User' AND permissions IS NULL`,
     ],
@@ -92,7 +98,8 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS _larder_tokens (
          token_hash text PRIMARY KEY, kind text NOT NULL, user_id text NOT NULL, email text,
          created_at timestamptz NOT NULL, expires_at timestamptz NOT NULL, used_at timestamptz)`,
-      `CREATE INDEX IF NOT EXISTS _larder_tokens_user ON _larder_tokens (user_id, kind, created_at)`,
+      `CREATE INDEX IF NOT EXISTS _larder_tokens_user ON _larder_tokens (user_id, kind)`,
+      `CREATE INDEX IF NOT EXISTS _larder_tokens_email ON _larder_tokens (email, kind, created_at)`,
       // SMS codes (src/sms/sms-codes.ts): hashed, single-use, with a TTL and a count of wrong
       // guesses; the rows of the last day of a number are its send-rate history.
       `CREATE TABLE IF NOT EXISTS _larder_sms_codes (

@@ -14,6 +14,9 @@ export interface PgListener {
   close(): Promise<void>;
 }
 
+/** `application_name` of listener connections. */
+export const LISTENER_APPLICATION_NAME = 'larder-listener';
+
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5000;
 
@@ -31,7 +34,8 @@ export async function startPgListener(opts: PgListenerOptions): Promise<PgListen
   let backoff = MIN_BACKOFF_MS;
 
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: opts.url });
+    // Named, so operators can tell it from pooled connections in pg_stat_activity.
+    const c = new pg.Client({ connectionString: opts.url, application_name: LISTENER_APPLICATION_NAME });
     c.on('notification', (n) => {
       if (n.channel === opts.channel) opts.onMessage(n.payload ?? '');
     });

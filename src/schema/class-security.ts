@@ -1,0 +1,132 @@
+/**
+ * Class-level permissions (CLP) in LeanCloud's own format (leancloud-behaviour §3.1), and a
+ * class's default ACL. Pure: parsing, defaults and the allow decision; the request-facing check
+ * is auth/class-permissions.ts. Stored in `_larder_classes.permissions` / `.default_acl`.
+ */
+import { ApiError } from '../errors/api-error.ts';
+
+/** The six operations a class permission governs. */
+export const CLASS_OPERATIONS = ['get', 'find', 'create', 'update', 'delete', 'add_fields'] as const;
+
+/** One of the six operations. */
+export type ClassOperation = (typeof CLASS_OPERATIONS)[number];
+
+/**
+ * Who may perform one operation: everyone (`{"*":true}`), any caller with a valid session
+ * (`{"onlySignInUsers":true}`), or listed user objectIds and role names (empty lists: nobody
+ * but the master key).
+ */
+export type PermissionRule =
+  | { readonly '*': true }
+  | { readonly onlySignInUsers: true }
+  | { readonly users: readonly string[]; readonly roles: readonly string[] };
+
+/** Permissions of a class: operations not named fall back to the built-in default. */
+export type ClassPermissions = Partial<Record<ClassOperation, PermissionRule>>;
+
+/** What the registry caches per class: stored permissions and default ACL (raw ACL JSON). */
+export interface ClassSecurity {
+  readonly permissions: ClassPermissions;
+  readonly defaultAcl: Readonly<Record<string, unknown>> | null;
+}
+
+/** Security of a class with nothing configured. */
+export const NO_SECURITY: ClassSecurity = Object.freeze({ permissions: Object.freeze({}), defaultAcl: null });
+
+/** Most users or roles one permission may list. */
+export const MAX_LISTED = 1000;
+
+const EVERYONE: PermissionRule = Object.freeze({ '*': true });
+const NOBODY: PermissionRule = Object.freeze({ users: Object.freeze([]), roles: Object.freeze([]) });
+// Ids and role names: the characters ACL keys allow for them (objects/acl.ts).
+const LISTED_NAME = /^[A-Za-z0-9_\- ]{1,128}$/;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function invalid(detail: string): ApiError {
+  return new ApiError('invalidClassPermissions', `Invalid class permissions: ${detail}.`);
+}
+
+function names(op: string, key: string, v: unknown): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.length > MAX_LISTED) throw invalid(`${op}.${key} must be an array of at most ${MAX_LISTED} strings`);
+  for (const n of v) {
+    if (typeof n !== 'string' || !LISTED_NAME.test(n)) throw invalid(`${op}.${key} holds ${JSON.stringify(n)?.slice(0, 64)}, not a user objectId or role name`);
+  }
+  return [...new Set(v as string[])];
+}
+
+/** Validates one rule in the original format; anything else is refused, never guessed. */
+export function parseRule(op: string, v: unknown): PermissionRule {
+  if (!isPlainObject(v)) throw invalid(`${op} must be an object such as {"*":true}`);
+  const keys = Object.keys(v).sort().join(',');
+  if (keys === '*') {
+    if (v['*'] !== true) throw invalid(`${op}: "*" must be true`);
+    return EVERYONE;
+  }
+  if (keys === 'onlySignInUsers') {
+    if (v.onlySignInUsers !== true) throw invalid(`${op}: "onlySignInUsers" must be true`);
+    return { onlySignInUsers: true };
+  }
+  if (keys === 'roles' || keys === 'users' || keys === 'roles,users') {
+    return { users: names(op, 'users', v.users), roles: names(op, 'roles', v.roles) };
+  }
+  throw invalid(`${op} must be one of {"*":true}, {"onlySignInUsers":true} or {"users":[...],"roles":[...]}`);
+}
+
+/** Validates a permissions object (a subset of the six operations). */
+export function parsePermissions(v: unknown): ClassPermissions {
+  if (!isPlainObject(v)) throw invalid('expected an object keyed by get, find, create, update, delete, add_fields');
+  const out: ClassPermissions = {};
+  for (const [op, rule] of Object.entries(v)) {
+    if (!(CLASS_OPERATIONS as readonly string[]).includes(op)) throw invalid(`unknown operation ${JSON.stringify(op.slice(0, 64))}; expected one of ${CLASS_OPERATIONS.join(', ')}`);
+    out[op as ClassOperation] = parseRule(op, rule);
+  }
+  return out;
+}
+
+/** Reads a stored permissions value leniently (null or unparseable: nothing configured). */
+export function storedPermissions(v: unknown): ClassPermissions {
+  try {
+    return v === null || v === undefined ? {} : parsePermissions(v);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The rule when none is stored: everyone, except that `_User` queries are for the master key
+ * only (LeanCloud's default for new apps, leancloud-behaviour §3.3).
+ */
+export function defaultRule(className: string, op: ClassOperation): PermissionRule {
+  return className === '_User' && op === 'find' ? NOBODY : EVERYONE;
+}
+
+/** All six rules of a class, defaults filled in (what the admin endpoint shows). */
+export function effectivePermissions(className: string, stored: ClassPermissions): Record<ClassOperation, PermissionRule> {
+  const out = {} as Record<ClassOperation, PermissionRule>;
+  for (const op of CLASS_OPERATIONS) out[op] = stored[op] ?? defaultRule(className, op);
+  return out;
+}
+
+/** Who is asking, as far as a rule is concerned. */
+export interface RuleSubject {
+  readonly userId?: string;
+  /** ACL principals: '*', the user id, 'role:<name>' for every (inherited) role. */
+  readonly readers: readonly string[];
+}
+
+/** True when the rule admits the subject. */
+export function ruleAllows(rule: PermissionRule, who: RuleSubject): boolean {
+  if ('*' in rule) return true;
+  if ('onlySignInUsers' in rule) return who.userId !== undefined;
+  if (who.userId !== undefined && rule.users.includes(who.userId)) return true;
+  return rule.roles.some((r) => who.readers.includes(`role:${r}`));
+}
+
+/** True when the rule needs to know who the caller is (everyone-rules do not). */
+export function ruleNeedsCaller(rule: PermissionRule): boolean {
+  return !('*' in rule);
+}

@@ -1,0 +1,84 @@
+/**
+ * Changing app settings (admin endpoint and CLI). A change is a partial object of known keys;
+ * each value must have the type of that setting's default (booleans stay booleans, objects
+ * keep their keys), unknown keys are refused, `null` resets a setting to its default. Every
+ * process reloads the settings once the change is stored (auth/cache-invalidation.ts).
+ */
+import { invalidateSettings, type AppState } from '../auth/cache-invalidation.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './app-settings.ts';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function invalid(detail: string): ApiError {
+  return new ApiError('invalidSetting', `Invalid app setting: ${detail}.`);
+}
+
+function kind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/**
+ * Checks `value` against the shape of `model` (a default). Objects with declared keys are
+ * merged into `current` so that changing one text keeps the others.
+ */
+function validate(path: string, value: unknown, model: unknown, current: unknown): unknown {
+  if (isPlainObject(model)) {
+    if (!isPlainObject(value)) throw invalid(`${path} must be an object`);
+    const declared = Object.keys(model);
+    const base: Record<string, unknown> = isPlainObject(current) ? { ...current } : { ...model };
+    for (const [k, v] of Object.entries(value)) {
+      if (declared.length && !declared.includes(k)) throw invalid(`unknown key ${path}.${k.slice(0, 64)}; known: ${declared.join(', ')}`);
+      if (v === null) {
+        if (declared.length) base[k] = model[k];
+        else delete base[k];
+        continue;
+      }
+      base[k] = declared.length ? validate(`${path}.${k}`, v, model[k], base[k]) : scalar(`${path}.${k}`, v);
+    }
+    return base;
+  }
+  if (model === null) return scalar(path, value);
+  if (kind(value) !== kind(model)) throw invalid(`${path} must be a ${kind(model)}, not a ${kind(value)}`);
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(`${path} must be a finite number`);
+  return value;
+}
+
+function scalar(path: string, v: unknown): unknown {
+  if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return v;
+  throw invalid(`${path} must be a string, number or boolean`);
+}
+
+/** Validates a change against the current settings and returns the values to store. */
+export function parseSettingsChange(change: unknown, current: AppSettings): Partial<AppSettings> {
+  if (!isPlainObject(change)) throw invalid('expected an object of settings');
+  const known = Object.keys(DEFAULT_SETTINGS);
+  const defaults = DEFAULT_SETTINGS as unknown as Record<string, unknown>;
+  const now = current as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(change)) {
+    if (!known.includes(key)) throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${known.join(', ')}`);
+    out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
+  }
+  return out as Partial<AppSettings>;
+}
+
+/** The stored settings, read afresh (another process may have changed them). */
+export async function readSettings(app: AppState): Promise<AppSettings> {
+  app.settings = await loadSettings(app.db);
+  return app.settings;
+}
+
+/** Applies a validated change, stores it, and makes every process reload. */
+export async function changeSettings(app: AppState, change: unknown): Promise<AppSettings> {
+  const current = await loadSettings(app.db);
+  const values = parseSettingsChange(change, current);
+  const saved = await saveSettings(app.db, values);
+  app.settings = saved;
+  await invalidateSettings(app);
+  return saved;
+}
