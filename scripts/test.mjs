@@ -47,7 +47,7 @@ if (!url) {
   console.log(`Integration tests run on PGlite and on PostgreSQL (${url.replace(/\/\/[^@]*@/, '//')}).`);
 }
 
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=900000', ...files], {
   stdio: 'inherit',
   env: { ...process.env, ...(url ? { TEST_DATABASE_URL: url } : {}) },
 });
