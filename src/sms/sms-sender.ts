@@ -37,16 +37,19 @@ export interface SmsSender {
 }
 
 /**
- * Development sender: logs the number and the code (info level), delivers nothing. It runs only
- * when chosen explicitly (LARDER_SMS_SENDER=log), and says so at start-up, because anyone who
- * reads the log can then log in as any phone user.
+ * Development sender: delivers nothing, logs that a code was sent (number and purpose, info
+ * level) and the code itself only at debug level, in the message text. Two opt-ins are needed to
+ * see codes (LARDER_SMS_SENDER=log and LARDER_LOG_LEVEL=debug), because anyone who reads such a
+ * log can log in as any phone user; a log sender switched on by mistake at the usual info level
+ * still writes no code.
  */
 export class LogSmsSender implements SmsSender {
   readonly name = 'log';
   constructor(private readonly logger: Logger) {}
 
   async send(m: SmsMessage): Promise<void> {
-    this.logger.info({ smsTo: m.phone, smsCode: m.code, purpose: m.purpose, ttlMinutes: m.ttlMinutes }, 'SMS code (log sender, development only)');
+    this.logger.info({ smsTo: m.phone, purpose: m.purpose, ttlMinutes: m.ttlMinutes }, 'SMS code sent (log sender, development only)');
+    this.logger.debug(`SMS code for ${m.phone}: ${m.code} (log sender, development only)`);
   }
 }
 
@@ -74,7 +77,7 @@ export function checkSmsConfig(config: SmsConfig): 'none' | 'log' | 'webhook' {
 export function smsSenderFromConfig(config: SmsConfig, logger: Logger): SmsSender | undefined {
   const kind = checkSmsConfig(config);
   if (kind === 'log') {
-    logger.warn('LARDER_SMS_SENDER=log: SMS codes are written to the log and sent to nobody; never use this in production');
+    logger.warn('LARDER_SMS_SENDER=log: SMS codes are sent to nobody (and written to the log at debug level); never use this in production');
     return new LogSmsSender(logger);
   }
   if (kind === 'webhook' && config.smsWebhookUrl) {

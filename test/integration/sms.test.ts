@@ -328,7 +328,7 @@ forEachEngine('sms codes without a number: the app-wide guard', (h) => {
 });
 
 /** Collects the JSON log lines of a logger. */
-function capturedLogger(): { logger: ReturnType<typeof createLogger>; lines: string[] } {
+function capturedLogger(level = 'info'): { logger: ReturnType<typeof createLogger>; lines: string[] } {
   const lines: string[] = [];
   const dest = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -336,7 +336,7 @@ function capturedLogger(): { logger: ReturnType<typeof createLogger>; lines: str
       cb();
     },
   });
-  return { logger: createLogger('info', dest as never), lines };
+  return { logger: createLogger(level, dest as never), lines };
 }
 
 forEachEngine('sms senders: webhook and log', (h) => {
@@ -406,14 +406,24 @@ forEachEngine('sms senders: webhook and log', (h) => {
     assert.ok(!('x-larder-signature' in received[received.length - 1].headers), 'no signature without a secret');
   });
 
-  test('the log sender writes the number and the code (development only)', async () => {
-    const { logger, lines } = capturedLogger();
-    h().app.smsSender = new LogSmsSender(logger);
-    const phone = newPhone();
-    await requestCode(h(), phone);
-    const record = JSON.parse(lines[0]);
-    assert.equal(record.smsTo, phone);
-    assert.match(record.smsCode, /^[0-9]{6}$/);
-    assert.equal((await h().client.post(`/1.1/verifySmsCode/${record.smsCode}`, { mobilePhoneNumber: phone })).status, 200);
+  test('the log sender logs the number at info and the code only at debug (development only)', async () => {
+    const info = capturedLogger('info');
+    h().app.smsSender = new LogSmsSender(info.logger);
+    const p1 = newPhone();
+    await requestCode(h(), p1);
+    assert.equal(info.lines.length, 1);
+    const record = JSON.parse(info.lines[0]);
+    assert.deepEqual([record.smsTo, record.purpose, record.level], [p1, 'sms', 30]);
+    // No code at info level: only these fields, and a message without digits.
+    assert.deepEqual(Object.keys(record).sort(), ['level', 'msg', 'pid', 'purpose', 'smsTo', 'time', 'ttlMinutes']);
+    assert.ok(!/[0-9]/.test(record.msg), record.msg);
+
+    const debug = capturedLogger('debug');
+    h().app.smsSender = new LogSmsSender(debug.logger);
+    const p2 = newPhone();
+    await requestCode(h(), p2);
+    const code = /SMS code for \S+: ([0-9]{6})/.exec(JSON.parse(debug.lines[1]).msg)?.[1];
+    assert.ok(code, debug.lines.join(''));
+    assert.equal((await h().client.post(`/1.1/verifySmsCode/${code}`, { mobilePhoneNumber: p2 })).status, 200);
   });
 });
