@@ -78,12 +78,6 @@ export const MIGRATIONS: readonly Migration[] = [
       // Declared up front so that where={"users": <Pointer>} compiles to membership even
       // before the first role exists (or when roles were imported).
       `UPDATE _larder_classes SET fields = '{"name":{"type":"String"},"users":{"type":"Relation","className":"_User"},"roles":{"type":"Relation","className":"_Role"}}'::jsonb || fields WHERE name = '_Role'`,
-      // ACL indexes made before class-table.ts turned the GIN pending list off: same setting.
-      `DO $$ DECLARE i record; BEGIN
-         FOR i IN SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '%\\_rperm' AND indexdef LIKE '%USING gin%' LOOP
-           EXECUTE format('ALTER INDEX %I SET (fastupdate = off)', i.indexname);
-         END LOOP;
-       END $$`,
       // New apps: nobody but the master key may query _User (leancloud-behaviour §3.3).
       `UPDATE _larder_classes SET permissions = '{"find":{"users":[],"roles":[]}}'::jsonb WHERE name = '_User' AND permissions IS NULL`,
     ],
