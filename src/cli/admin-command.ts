@@ -1,13 +1,11 @@
 import type { AppState } from '../auth/cache-invalidation.ts';
 import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl } from '../auth/class-security-admin.ts';
 import type { Config } from '../config.ts';
-import { isApiError } from '../errors/api-error.ts';
 import { ClassRegistry } from '../schema/class-registry.ts';
 import { loadSettings } from '../settings/app-settings.ts';
 import { changeSettings, readSettings } from '../settings/change-settings.ts';
-import { migrate } from '../storage/migrations.ts';
 import { CommandError } from './command-error.ts';
-import { openConfiguredDatabase } from './serve.ts';
+import { withCommandDatabase } from './command-database.ts';
 
 const USAGE = [
   'usage: larder settings get',
@@ -71,19 +69,10 @@ async function run(app: AppState, cmd: AdminCommand): Promise<unknown> {
  */
 export async function adminCommand(config: Config, command: string, args: string[], print: (line: string) => void): Promise<void> {
   const cmd = parseAdminArgs(command, args);
-  const { db, lock } = await openConfiguredDatabase({ ...config, poolSize: 2 });
-  try {
-    // Migrate and read the catalogue only: app keys are none of this command's business.
-    await migrate(db);
+  await withCommandDatabase({ ...config, poolSize: 2 }, async (db) => {
     const classes = new ClassRegistry(db);
     await classes.load();
     const app: AppState = { db, classes, settings: await loadSettings(db) };
     print(JSON.stringify(await run(app, cmd), null, 2));
-  } catch (err) {
-    if (isApiError(err)) throw new CommandError(err.message);
-    throw err;
-  } finally {
-    await db.close();
-    lock?.release();
-  }
+  });
 }

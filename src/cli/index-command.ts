@@ -1,10 +1,8 @@
 import type { Config } from '../config.ts';
-import { isApiError } from '../errors/api-error.ts';
 import { ClassRegistry } from '../schema/class-registry.ts';
-import { migrate } from '../storage/migrations.ts';
 import { addIndex, dropIndex, listIndexes, type IndexDeps } from '../schema/indexes.ts';
 import { CommandError } from './command-error.ts';
-import { openConfiguredDatabase } from './serve.ts';
+import { withCommandDatabase } from './command-database.ts';
 
 const USAGE = 'usage: larder index add <class> <field> | larder index list [<class>] | larder index drop <class> <field>';
 
@@ -58,17 +56,5 @@ async function run(deps: IndexDeps, cmd: IndexCommand, print: (line: string) => 
 export async function indexCommand(config: Config, args: string[], print: (line: string) => void): Promise<void> {
   const cmd = parseIndexArgs(args);
   // No statement timeout: building an index on a large table takes as long as it takes.
-  const { db, lock } = await openConfiguredDatabase({ ...config, statementTimeoutMs: 0, poolSize: 2 });
-  try {
-    // Migrate and read the catalogue only: keys are none of this command's business (openApp
-    // would generate and store keys on a fresh database without anyone seeing them).
-    await migrate(db);
-    await run({ db, classes: new ClassRegistry(db) }, cmd, print);
-  } catch (err) {
-    if (isApiError(err)) throw new CommandError(err.message);
-    throw err;
-  } finally {
-    await db.close();
-    lock?.release();
-  }
+  await withCommandDatabase({ ...config, statementTimeoutMs: 0, poolSize: 2 }, (db) => run({ db, classes: new ClassRegistry(db) }, cmd, print));
 }
