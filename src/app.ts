@@ -15,6 +15,7 @@ import { RouteTable } from './http/route-table.ts';
 import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
 import type { Logger } from './log.ts';
+import type { LarderModule } from './larder-module.ts';
 
 /** Options of the HTTP app. */
 export interface CreateAppOptions {
@@ -22,6 +23,8 @@ export interface CreateAppOptions {
   bodyLimitBytes?: number;
   publicUrl?: string;
   isDraining?: () => boolean;
+  /** Optional services (src/modules/index.ts); none by default. */
+  modules?: readonly LarderModule[];
 }
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
@@ -31,15 +34,19 @@ export function apiRoutes(): Route[] {
 
 /** Builds the HTTP server for one app. */
 export async function createApp(app: AppContext, opts: CreateAppOptions): Promise<FastifyInstance> {
-  const routes = apiRoutes();
+  const modules = opts.modules ?? [];
+  const routes = [...apiRoutes(), ...modules.flatMap((m) => m.routes())];
   // Batch items are served by the table of every other route (so batches cannot nest).
   const table = new RouteTable([...routes, ...batchRoutes(new RouteTable(routes), opts.logger)]);
-  return createServer({
+  const server = await createServer({
     app,
     routes: table,
     logger: opts.logger,
     bodyLimitBytes: opts.bodyLimitBytes ?? 20 * 1024 * 1024,
     publicUrl: opts.publicUrl,
     isDraining: opts.isDraining,
+    extraPrefixes: modules.flatMap((m) => m.prefixes ?? []),
   });
+  for (const m of modules) await m.mount?.(server, app, opts.logger);
+  return server;
 }

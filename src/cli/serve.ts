@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createApp } from '../app.ts';
+import { defaultModules } from '../modules/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { checkMailConfig, mailerFromConfig } from '../mail/mailer.ts';
@@ -94,7 +95,7 @@ export async function serve(config: Config, logger: Logger, print: (line: string
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules() });
     await server.listen({ host: config.host, port: config.port });
     const shutdown = async (signal: string) => {
       if (draining) return;

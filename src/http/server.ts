@@ -20,6 +20,8 @@ export interface ServerDeps {
   publicUrl?: string;
   /** Extra readiness checks beyond the database (e.g. draining on shutdown). */
   isDraining?: () => boolean;
+  /** Path prefixes of optional modules (e.g. '/friend') served by the same dispatcher. */
+  extraPrefixes?: readonly string[];
 }
 
 const CORS_HEADERS = [
@@ -113,6 +115,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
   server.route({ method: methods, url: '/1.1/*', handler: handle });
   server.route({ method: methods, url: '/1/*', handler: handle });
+  for (const prefix of deps.extraPrefixes ?? []) server.route({ method: methods, url: `${prefix}/*`, handler: handle });
   return server;
 }
 

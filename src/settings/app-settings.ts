@@ -15,7 +15,23 @@ export interface AppSettings {
   requireVerifiedEmailToLogin: boolean;
   /** Words of the verification and reset mails and of their pages (src/mail/mail-texts.ts). */
   emailTexts: EmailTexts;
+  /**
+   * Console option "real-time synchronization of rich information": the friends service
+   * (rich presence, online status, friend models) answers only when it is on.
+   */
+  richPresenceSync: boolean;
+  /** Friend model of the app: '' until chosen, then 'mutual' or 'follow' for good. */
+  friendModel: FriendModel;
+  /** Default ACL of friendship rows (_Followee, _Follower, _FriendshipRequest). */
+  friendshipACL: FriendshipAclMode;
+  /** Follow model: following someone makes them follow back (two rows each way). */
+  autoFollowBack: boolean;
 }
+
+/** The two friend models; '' means not chosen yet. */
+export type FriendModel = '' | 'mutual' | 'follow';
+/** shared = requester and friend, public = everyone reads, private = owner only. */
+export type FriendshipAclMode = 'shared' | 'public' | 'private';
 
 /** Settings of a new app. */
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -23,6 +39,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   emailVerification: false,
   requireVerifiedEmailToLogin: false,
   emailTexts: DEFAULT_EMAIL_TEXTS,
+  richPresenceSync: false,
+  friendModel: '',
+  friendshipACL: 'shared',
+  autoFollowBack: false,
 };
 
 /** Loads the app's settings, filling defaults for anything not stored. */

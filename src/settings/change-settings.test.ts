@@ -37,3 +37,15 @@ test('object settings (emailTexts) merge key by key; their keys and types are ch
   refused({ emailTexts: { appName: 5 } });
   refused({ emailTexts: 'x' });
 });
+
+test('friend settings: closed choices, and the friend model is chosen once for good', () => {
+  assert.deepEqual(parseSettingsChange({ friendModel: 'mutual' }, DEFAULT_SETTINGS), { friendModel: 'mutual' });
+  assert.deepEqual(parseSettingsChange({ friendshipACL: 'private' }, DEFAULT_SETTINGS), { friendshipACL: 'private' });
+  refused({ friendModel: 'both' });
+  refused({ friendshipACL: 'friends' });
+  const chosen = { ...DEFAULT_SETTINGS, friendModel: 'follow' as const };
+  assert.deepEqual(parseSettingsChange({ friendModel: 'follow' }, chosen), { friendModel: 'follow' }, 'same value again is harmless');
+  for (const change of [{ friendModel: 'mutual' }, { friendModel: null }]) {
+    assert.throws(() => parseSettingsChange(change, chosen), (e) => isApiError(e) && /cannot be changed/.test(e.message), JSON.stringify(change));
+  }
+});

@@ -53,6 +53,23 @@ function scalar(path: string, v: unknown): unknown {
   throw invalid(`${path} must be a string, number or boolean`);
 }
 
+/** Settings whose text must be one of a few values. */
+const CHOICES: Readonly<Record<string, readonly string[]>> = {
+  friendModel: ['mutual', 'follow'],
+  friendshipACL: ['shared', 'public', 'private'],
+};
+
+/** Extra rules beyond the type: closed choices, and the friend model that is chosen once. */
+function checkRules(key: string, value: unknown, current: AppSettings): void {
+  const choices = CHOICES[key];
+  if (choices && !choices.includes(value as string) && !(key === 'friendModel' && value === current.friendModel)) {
+    throw invalid(`${key} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`);
+  }
+  if (key === 'friendModel' && current.friendModel !== '' && value !== current.friendModel) {
+    throw new ApiError('invalidSetting', `Invalid app setting: the friend model is already ${JSON.stringify(current.friendModel)} and cannot be changed (it is chosen once, for good).`);
+  }
+}
+
 /** Validates a change against the current settings and returns the values to store. */
 export function parseSettingsChange(change: unknown, current: AppSettings): Partial<AppSettings> {
   if (!isPlainObject(change)) throw invalid('expected an object of settings');
@@ -63,6 +80,7 @@ export function parseSettingsChange(change: unknown, current: AppSettings): Part
   for (const [key, value] of Object.entries(change)) {
     if (!known.includes(key)) throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${known.join(', ')}`);
     out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
+    checkRules(key, out[key], current);
   }
   return out as Partial<AppSettings>;
 }

@@ -3,6 +3,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../src/app-context.ts';
 import { createApp } from '../../../src/app.ts';
+import { defaultModules } from '../../../src/modules/index.ts';
 import { createLogger } from '../../../src/log.ts';
 import { openApp } from '../../../src/open-app.ts';
 import type { Database } from '../../../src/storage/database.ts';
@@ -51,7 +52,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     statementTimeoutMs: 10000,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
-  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules() });
   await server.ready();
   let listening: string | undefined;
   return {

@@ -1,0 +1,7 @@
+import type { LarderModule } from '../larder-module.ts';
+import { friendsModule } from './friends/friends-module.ts';
+
+/** The optional services this build of Larder serves (composition root; the core never imports this). */
+export function defaultModules(): LarderModule[] {
+  return [friendsModule()];
+}
