@@ -101,8 +101,20 @@ export function storedPermissions(v: unknown): ClassPermissions {
  * only (LeanCloud's default for new apps, leancloud-behaviour §3.3).
  */
 export function defaultRule(className: string, op: ClassOperation): PermissionRule {
-  return className === '_User' && op === 'find' ? NOBODY : EVERYONE;
+  if (className === '_User' && op === 'find') return NOBODY;
+  // Friendship rows are written only by the friendship endpoints (docs/friendships.md): a client
+  // creating `_Followee {friendStatus: true}` itself would forge a friendship.
+  if (Object.hasOwn(FRIENDSHIP_WRITES, className) && FRIENDSHIP_WRITES[className].includes(op)) return NOBODY;
+  return EVERYONE;
 }
+
+/** Operations on friendship classes that only the friendship endpoints (or the master key) perform. */
+const FRIENDSHIP_WRITES: Readonly<Record<string, readonly ClassOperation[]>> = {
+  _Followee: ['create', 'update', 'delete', 'add_fields'],
+  _Follower: ['create', 'update', 'delete', 'add_fields'],
+  // delete stays open: the requester withdraws its request (the row's ACL lets only it write).
+  _FriendshipRequest: ['create', 'update', 'add_fields'],
+};
 
 /** All six rules of a class, defaults filled in (what the admin endpoint shows). */
 export function effectivePermissions(className: string, stored: ClassPermissions): Record<ClassOperation, PermissionRule> {

@@ -26,6 +26,12 @@ export interface AppSettings {
   friendshipACL: FriendshipAclMode;
   /** Follow model: following someone makes them follow back (two rows each way). */
   autoFollowBack: boolean;
+  /** Friends WebSocket address given to clients (ws:// or wss://); '' derives it from the public URL. */
+  friendsWebSocketUrl: string;
+  /** A friends WebSocket silent (no heartbeat) this long is closed, ms. */
+  friendsIdleTimeoutMs: number;
+  /** A Larder process that has not renewed its lease this long is dead: its users go offline, ms. */
+  friendsLeaseMs: number;
 }
 
 /** The two friend models; '' means not chosen yet. */
@@ -43,6 +49,9 @@ export const DEFAULT_SETTINGS: AppSettings = {
   friendModel: '',
   friendshipACL: 'shared',
   autoFollowBack: false,
+  friendsWebSocketUrl: '',
+  friendsIdleTimeoutMs: 90_000,
+  friendsLeaseMs: 30_000,
 };
 
 /** Loads the app's settings, filling defaults for anything not stored. */

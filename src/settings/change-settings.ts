@@ -59,14 +59,28 @@ const CHOICES: Readonly<Record<string, readonly string[]>> = {
   friendshipACL: ['shared', 'public', 'private'],
 };
 
+/** Settings whose number must lie in a range (inclusive). */
+const RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  friendsIdleTimeoutMs: [100, 24 * 3600_000],
+  friendsLeaseMs: [1000, 24 * 3600_000],
+};
+
 /** Extra rules beyond the type: closed choices, and the friend model that is chosen once. */
 function checkRules(key: string, value: unknown, current: AppSettings): void {
+  const range = RANGES[key];
+  if (range && (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1])) {
+    throw invalid(`${key} must be an integer from ${range[0]} to ${range[1]}`);
+  }
+  if (key === 'friendsWebSocketUrl' && value !== '' && !/^wss?:\/\/[^\s/]+(\/\S*)?$/.test(String(value))) {
+    throw invalid('friendsWebSocketUrl must be "" or a ws:// or wss:// URL');
+  }
+  // Permanence first: resetting a chosen model (null -> '') must say why it is refused.
+  if (key === 'friendModel' && current.friendModel !== '' && value !== current.friendModel) {
+    throw new ApiError('invalidSetting', `Invalid app setting: the friend model is already ${JSON.stringify(current.friendModel)} and cannot be changed (it is chosen once, for good).`);
+  }
   const choices = CHOICES[key];
   if (choices && !choices.includes(value as string) && !(key === 'friendModel' && value === current.friendModel)) {
     throw invalid(`${key} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`);
-  }
-  if (key === 'friendModel' && current.friendModel !== '' && value !== current.friendModel) {
-    throw new ApiError('invalidSetting', `Invalid app setting: the friend model is already ${JSON.stringify(current.friendModel)} and cannot be changed (it is chosen once, for good).`);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { Route } from '../../../http/route.ts';
+import { configRoutes } from './config-routes.ts';
+import { userPresenceRoutes } from './user-routes.ts';
 
-/** Rich presence endpoints. Filled in by the presence work. */
-export const presenceRoutes: Route[] = [];
+/** Rich presence endpoints (spec "Friends: rich presence", §7.4). */
+export const presenceRoutes: Route[] = [...configRoutes, ...userPresenceRoutes];

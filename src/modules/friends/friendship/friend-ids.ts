@@ -1,0 +1,28 @@
+import type { AppContext } from '../../../app-context.ts';
+import { sql } from '../../../sql/fragment.ts';
+import { friendTablesReady, pointerId } from './friend-tables.ts';
+
+/**
+ * Users who receive `userId`'s online/presence notifications and may read its presence: its
+ * friends. Mutual model: the followees of its accepted friendships (friendStatus true). Follow
+ * model: users who follow it and whom it follows (§7.1). Blocked users (either direction) are
+ * left out. No friend model chosen, or no friend table yet: nobody.
+ * Runs on every presence change, so it is one indexed query (friend-tables.ts).
+ */
+export async function friendIdsOf(app: AppContext, userId: string): Promise<string[]> {
+  const model = app.settings.friendModel;
+  if (model === '' || !(await friendTablesReady(app))) return [];
+  // Users blocked either way, fetched once (hashed) rather than probed per friend row.
+  const notBlocked = sql`${pointerId('followee', 'a')} <> ALL (ARRAY(
+      SELECT ${pointerId('blockedUser')} FROM "_FriendBlocklist" WHERE ${pointerId('user')} = ${userId} AND ${pointerId('blockedUser')} IS NOT NULL
+      UNION ALL
+      SELECT ${pointerId('user')} FROM "_FriendBlocklist" WHERE ${pointerId('blockedUser')} = ${userId} AND ${pointerId('user')} IS NOT NULL))`;
+  const rows =
+    model === 'mutual'
+      ? await app.db.query<{ id: string }>(sql`SELECT ${pointerId('followee', 'a')} AS id FROM "_Followee" a
+          WHERE ${pointerId('user', 'a')} = ${userId} AND a.data->'friendStatus' = 'true'::jsonb AND ${notBlocked}`)
+      : await app.db.query<{ id: string }>(sql`SELECT ${pointerId('followee', 'a')} AS id FROM "_Followee" a
+          JOIN "_Followee" r ON ${pointerId('user', 'r')} = ${pointerId('followee', 'a')} AND ${pointerId('followee', 'r')} = ${userId}
+          WHERE ${pointerId('user', 'a')} = ${userId} AND ${notBlocked}`);
+  return [...new Set(rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'))];
+}

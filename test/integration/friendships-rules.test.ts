@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { friendIdsOf } from '../../src/modules/friends/friendship/friend-ids.ts';
+import { forEachEngine } from './harness/engines.ts';
+import { seedUsers } from './harness/seed-users.ts';
+import { assertError } from './harness/user-helpers.ts';
+
+/** One call of every friendship endpoint, as user a about user b. */
+function everyEndpoint(a: { objectId: string; sessionToken: string }, b: { objectId: string }) {
+  const s = { session: a.sessionToken };
+  const ptr = (objectId: string) => ({ __type: 'Pointer', className: '_User', objectId });
+  return [
+    ['POST friendshipRequests', '/1.1/users/friendshipRequests', 'POST', { user: ptr(a.objectId), friend: ptr(b.objectId) }],
+    ['PUT accept', '/1.1/users/friendshipRequests/abc/accept', 'PUT', {}],
+    ['PUT decline', '/1.1/users/friendshipRequests/abc/decline', 'PUT', {}],
+    ['GET friends', '/1.1/users/self/friends', 'GET', undefined],
+    ['GET friends-list', '/friend/v2/friends-list', 'GET', undefined],
+    ['POST friendship', `/1.1/users/self/friendship/${b.objectId}`, 'POST', {}],
+    ['PUT friendship', `/1.1/users/self/friendship/${b.objectId}`, 'PUT', { x: 1 }],
+    ['DELETE friendship', `/1.1/users/self/friendship/${b.objectId}`, 'DELETE', undefined],
+    ['POST blocklist', `/1.1/users/self/friendBlocklist/${b.objectId}`, 'POST', {}],
+    ['DELETE blocklist', `/1.1/users/self/friendBlocklist/${b.objectId}`, 'DELETE', undefined],
+    ['GET blocklist', '/1.1/users/self/friendBlocklist', 'GET', undefined],
+    ['GET followers', `/1.1/users/${a.objectId}/followers`, 'GET', undefined],
+    ['GET followees', `/1.1/users/${a.objectId}/followees`, 'GET', undefined],
+    ['GET followersAndFollowees', `/1.1/users/${a.objectId}/followersAndFollowees`, 'GET', undefined],
+    ['GET mutualFollowees', `/1.1/users/${a.objectId}/mutualFollowees`, 'GET', undefined],
+    ['POST v2 follow', '/friend/v2/follow', 'POST', { objectId: b.objectId }],
+    ['POST v2 unfollow', '/friend/v2/unfollow', 'POST', { objectId: b.objectId }],
+    ['POST v2 block', '/friend/v2/block', 'POST', { objectId: b.objectId }],
+    ['POST v2 unblock', '/friend/v2/unblock', 'POST', { objectId: b.objectId }],
+    ['GET follow-list', '/friend/v2/follow-list', 'GET', undefined],
+    ['GET fans-list', '/friend/v2/fans-list', 'GET', undefined],
+    ['GET mutual-list', '/friend/v2/mutual-list', 'GET', undefined],
+    ['GET block-list', '/friend/v2/block-list', 'GET', undefined],
+  ].map(([name, url, method, body]) => ({ name: name as string, req: { url: url as string, method: method as 'GET' | 'POST' | 'PUT' | 'DELETE', body, ...s } }));
+}
+
+forEachEngine('friendships: service switch and model choice', (h) => {
+  test('no friend table yet: friendIdsOf answers [] and creates nothing', async () => {
+    const [a] = await seedUsers(h(), 1);
+    assert.deepEqual(await friendIdsOf(h().app, a.objectId), []);
+    assert.equal(await h().app.classes.find('_Followee'), undefined);
+  });
+
+  test('every endpoint refuses while richPresenceSync is off, naming the setting', async () => {
+    const [a, b] = await seedUsers(h(), 2);
+    for (const { name, req } of everyEndpoint(a, b)) {
+      const res = await h().client.request(req);
+      assertError(res, 403, 1);
+      assert.match(res.body.error, /richPresenceSync/, name);
+    }
+  });
+
+  test('with the service on but no model chosen, every endpoint says to choose one', async () => {
+    const on = await h().client.put('/1.1/larder/settings', { richPresenceSync: true }, { master: true });
+    assert.equal(on.status, 200);
+    const [a, b] = await seedUsers(h(), 2);
+    for (const { name, req } of everyEndpoint(a, b)) {
+      const res = await h().client.request(req);
+      assertError(res, 400, 1);
+      assert.match(res.body.error, /No friend model is chosen.*friendModel.*'mutual' or 'follow'.*permanent/, name);
+    }
+    assert.equal(await h().app.classes.find('_Followee'), undefined, 'refused calls create no table');
+  });
+
+  test('the model, once chosen, cannot change', async () => {
+    assert.equal((await h().client.put('/1.1/larder/settings', { friendModel: 'follow' }, { master: true })).status, 200);
+    assertError(await h().client.put('/1.1/larder/settings', { friendModel: 'mutual' }, { master: true }), 400, 1);
+  });
+});
