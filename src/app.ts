@@ -11,6 +11,8 @@ import { adminRoutes } from './http/routes/admin.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { emailRoutes } from './http/routes/email.ts';
 import { smsRoutes } from './http/routes/sms.ts';
+import { exportRoutes, mountExport } from './http/routes/export.ts';
+import type { ExportOptions } from './export/export-options.ts';
 import { RouteTable } from './http/route-table.ts';
 import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
@@ -25,11 +27,13 @@ export interface CreateAppOptions {
   isDraining?: () => boolean;
   /** Optional services (src/modules/index.ts); none by default. */
   modules?: readonly LarderModule[];
+  /** Where and how data exports run (LARDER_EXPORT_*); a temporary directory when absent. */
+  exportOptions?: ExportOptions;
 }
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
 export function apiRoutes(): Route[] {
-  return [...classRoutes, ...miscRoutes, ...fileRoutes, ...scanRoutes, ...schemaRoutes, ...roleRoutes, ...adminRoutes, ...userRoutes, ...emailRoutes, ...smsRoutes];
+  return [...classRoutes, ...miscRoutes, ...fileRoutes, ...scanRoutes, ...schemaRoutes, ...roleRoutes, ...adminRoutes, ...userRoutes, ...emailRoutes, ...smsRoutes, ...exportRoutes];
 }
 
 /** Builds the HTTP server for one app. */
@@ -47,6 +51,7 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     isDraining: opts.isDraining,
     extraPrefixes: modules.flatMap((m) => m.prefixes ?? []),
   });
+  await mountExport(server, app, opts.logger, opts.exportOptions);
   for (const m of modules) await m.mount?.(server, app, opts.logger);
   return server;
 }

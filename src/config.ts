@@ -33,6 +33,12 @@ export interface Config {
   smsWebhookSecret: string | undefined;
   /** How long the webhook sender waits for an answer, ms. */
   smsWebhookTimeoutMs: number;
+  /** Directory of data export archives; derived from the data dir (or a temp dir on PostgreSQL) when unset. */
+  exportDir: string | undefined;
+  /** How long the download link of a finished export works, hours. */
+  exportLinkTtlHours: number;
+  /** Pause between two pages of an export, ms (spares the database). */
+  exportPageDelayMs: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -73,6 +79,9 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'smsWebhookUrl', env: 'LARDER_SMS_WEBHOOK_URL', flag: '--sms-webhook-url', kind: 'string', help: 'URL the webhook SMS sender POSTs each code to' },
   { key: 'smsWebhookSecret', env: 'LARDER_SMS_WEBHOOK_SECRET', flag: '--sms-webhook-secret', kind: 'string', help: 'key of the X-Larder-Signature HMAC of webhook bodies' },
   { key: 'smsWebhookTimeoutMs', env: 'LARDER_SMS_WEBHOOK_TIMEOUT_MS', flag: '--sms-webhook-timeout-ms', kind: 'int', default: 5000, max: 60000, help: 'how long the webhook SMS sender waits' },
+  { key: 'exportDir', env: 'LARDER_EXPORT_DIR', flag: '--export-dir', kind: 'string', help: 'directory of data export archives (default <data dir>/exports; a temp dir on PostgreSQL)' },
+  { key: 'exportLinkTtlHours', env: 'LARDER_EXPORT_LINK_TTL_HOURS', flag: '--export-link-ttl-hours', kind: 'int', default: 168, max: 8760, help: 'how long an export download link works, hours' },
+  { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -153,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     smsWebhookUrl: values.smsWebhookUrl as string | undefined,
     smsWebhookSecret: values.smsWebhookSecret as string | undefined,
     smsWebhookTimeoutMs: values.smsWebhookTimeoutMs as number,
+    exportDir: values.exportDir as string | undefined,
+    exportLinkTtlHours: values.exportLinkTtlHours as number,
+    exportPageDelayMs: values.exportPageDelayMs as number,
   };
 }
 

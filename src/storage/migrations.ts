@@ -107,6 +107,23 @@ export const MIGRATIONS: readonly Migration[] = [
          scope text PRIMARY KEY, window_start timestamptz NOT NULL, failures int NOT NULL)`,
     ],
   },
+  {
+    version: 6,
+    name: 'data export jobs',
+    up: [
+      // Jobs of POST /1.1/exportData (src/export/export-jobs.ts). `progress` is the checkpoint a
+      // resumed job starts from; `lease_owner`/`lease_until` make one process at a time run a job
+      // and let another take it over when its runner dies. Only the sha256 of a download token
+      // is stored.
+      `CREATE TABLE IF NOT EXISTS _larder_export_jobs (
+         id text PRIMARY KEY, status text NOT NULL, params jsonb NOT NULL,
+         progress jsonb NOT NULL DEFAULT '{}'::jsonb, email text,
+         token_hash text, archive_bytes bigint, expires_at timestamptz, reason text,
+         lease_owner text, lease_until timestamptz, attempts int NOT NULL DEFAULT 0,
+         created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, finished_at timestamptz)`,
+      `CREATE INDEX IF NOT EXISTS _larder_export_jobs_status ON _larder_export_jobs (status, lease_until)`,
+    ],
+  },
 ];
 
 /**
