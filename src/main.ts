@@ -8,6 +8,18 @@ import { createLogger } from './log.ts';
 
 /** Entry point: parse the command line, load config, run the command. */
 async function main(): Promise<void> {
+  // `sync` parses its own command line: there --app-id/--app-key/--master-key name the source app.
+  if (process.argv[2] === 'sync') {
+    const { syncCommand } = await import('./cli/sync-command.ts');
+    await syncCommand(process.argv.slice(3), process.env, (line: string) => console.log(line));
+    return;
+  }
+  // `import` parses its own command line too (--dry-run, --classes); exit 1 when records failed.
+  if (process.argv[2] === 'import') {
+    const { importCommand } = await import('./cli/import-command.ts');
+    process.exitCode = await importCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let args;
   try {
     args = parseArgs(process.argv.slice(2));

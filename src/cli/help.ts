@@ -19,6 +19,12 @@ Usage:
   larder permissions set <class> '<json>'     change some of them, e.g. '{"find":{"*":true}}'
   larder default-acl get <class>    print a class's default ACL for new objects
   larder default-acl set <class> '<json>|null'  set it ("creator" = the creating user)
+  larder sync --from <url> --app-id <id> --app-key <k> --master-key <mk> [--once]
+                                    copy a running LeanCloud app (or Larder) here, then keep
+                                    it up to date by updatedAt ('larder sync --help')
+  larder import <path> [--dry-run] [--classes A,B]
+                                    import a LeanCloud data export (.tar.gz, folder, .jsonl or
+                                    {results} .json files; 'larder import --help')
   larder --help                     this text
 
 Options (flag, environment variable, meaning). A JSON config file given with --config <path>
