@@ -4,6 +4,7 @@
  * ones (limit default 100, 1..1000, else 100) because they are run with LIMIT.
  */
 import { ApiError } from '../errors/api-error.ts';
+import { isBuiltInClass } from '../schema/types.ts';
 import type { Condition, FieldPath, SubQuery } from './ast.ts';
 import { parseLimit, parseSkip } from './limits.ts';
 import { countSubquery, deeper, invalidQuery, type ParseContext } from './parse-context.ts';
@@ -30,9 +31,14 @@ const SUBQUERY_MEMBERS: ReadonlySet<string> = new Set([
   'redirectClassNameForKey',
 ]);
 
-/** Checks a class name (error 103). */
+/**
+ * Checks a class name (error 103). A leading "_" is for the built-in classes only (as
+ * schema/names.ts checkClassName): `_larder_meta`, `_larder_tokens` and the other internal
+ * tables are not classes, and naming one is an error rather than a query that matches nothing.
+ * Names starting with pg_ are refused as there (PostgreSQL's catalogue would shadow them).
+ */
 export function parseClassName(value: unknown): string {
-  if (typeof value !== 'string' || !CLASS_NAME.test(value)) {
+  if (typeof value !== 'string' || !CLASS_NAME.test(value) || (value.startsWith('_') && !isBuiltInClass(value)) || /^pg_/i.test(value)) {
     throw new ApiError('invalidClassName', `Invalid class name in inner query: ${JSON.stringify(value)?.slice(0, 100)}.`);
   }
   return value;

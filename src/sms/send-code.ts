@@ -6,7 +6,7 @@
 import type { AppContext } from '../app-context.ts';
 import { nowOf } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { issueSmsCode, withdrawSmsCode } from './sms-codes.ts';
+import { issueSmsCode, withdrawSmsCode, type StoredPurpose } from './sms-codes.ts';
 import type { CodeRequestOptions } from './sms-params.ts';
 import type { SmsPurpose, SmsSender } from './sms-sender.ts';
 
@@ -22,11 +22,12 @@ export const PLAIN_REQUEST: CodeRequestOptions = { ttlMinutes: 10, type: 'sms', 
 /**
  * Issues a code for `phone` and sends it when `deliver`; otherwise the code is recorded for the
  * limits only and can never be used. 601 over the limits; 602 when the sender fails (the code is
- * then forgotten and does not count).
+ * then forgotten and does not count). `storedAs` binds the stored code more narrowly than the
+ * purpose the sender is told (a change code names its user).
  */
-export async function sendCode(app: AppContext, phone: string, purpose: SmsPurpose, opts: CodeRequestOptions, deliver: boolean): Promise<void> {
+export async function sendCode(app: AppContext, phone: string, purpose: SmsPurpose, opts: CodeRequestOptions, deliver: boolean, storedAs: StoredPurpose = purpose): Promise<void> {
   const sender = senderOf(app);
-  const issued = await issueSmsCode(app.db, phone, purpose, opts.ttlMinutes, nowOf(app), deliver);
+  const issued = await issueSmsCode(app.db, phone, storedAs, opts.ttlMinutes, nowOf(app), deliver);
   if (!deliver) return;
   try {
     await sender.send({

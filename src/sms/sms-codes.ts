@@ -36,6 +36,9 @@ export function newSmsCode(): string {
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
+/** The purpose column: a flow, or a flow bound to the user who asked (change-phone-code.ts). */
+export type StoredPurpose = SmsPurpose | `changePhone:${string}`;
+
 /** A code that was stored and is ready to be sent. */
 export interface IssuedCode {
   readonly id: string;
@@ -47,7 +50,7 @@ export interface IssuedCode {
  * ten in the last day. Also forgets the number's rows older than a day. A code that is not
  * `usable` (it will not be sent) is stored as already used: it counts for the limits only.
  */
-export async function issueSmsCode(db: Database, phone: string, purpose: SmsPurpose, ttlMinutes: number, now: Date, usable = true): Promise<IssuedCode> {
+export async function issueSmsCode(db: Database, phone: string, purpose: StoredPurpose, ttlMinutes: number, now: Date, usable = true): Promise<IssuedCode> {
   const code = newSmsCode();
   const expires = new Date(now.getTime() + ttlMinutes * 60_000);
   const id = await db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import type { Logger } from '../log.ts';
 import { WebhookSmsSender } from './webhook-sender.ts';
 
 /** Why a code was sent; the flow that asked for it. */
-export type SmsPurpose = 'sms' | 'login' | 'verify' | 'reset';
+export type SmsPurpose = 'sms' | 'login' | 'verify' | 'reset' | 'changePhone';
 
 /** One code to deliver. */
 export interface SmsMessage {

@@ -5,16 +5,16 @@
  * role keeps a member that no longer exists). Its cached sessions are dropped in every process.
  */
 import type { RequestContext } from '../app-context.ts';
-import { checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
+import { checkClassPermission } from '../auth/class-permissions.ts';
 import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { compileFilter } from '../objects/find-objects.ts';
 import { deleteOwnedRelations } from '../objects/relation-rows.ts';
 import { sql, type Sql } from '../sql/fragment.ts';
 import { unbindAccounts } from './auth-bindings.ts';
 import { clearFailures } from './login-lock.ts';
 import { assertOwnUserOrMaster } from './user-access.ts';
 import { USER_TABLE } from './user-store.ts';
+import { compileUserWriteWhere } from './user-write-where.ts';
 
 /** Deletes a user; unknown id 211, a `where` that does not match 305. */
 export async function deleteUser(ctx: RequestContext, objectId: string, where?: unknown): Promise<void> {
@@ -25,9 +25,7 @@ export async function deleteUser(ctx: RequestContext, objectId: string, where?: 
   if (where !== undefined) {
     const schema = await app.classes.find('_User');
     if (!schema) throw new ApiError('classNotFound');
-    const compiled = compileFilter(schema, where, ctx, null);
-    await checkInnerQueries(ctx, compiled.cond);
-    cond = compiled.filter;
+    cond = await compileUserWriteWhere(ctx, schema, where);
   }
   await app.db.transaction(async (tx) => {
     const rows = await tx.query<{ ok: boolean }>(sql`SELECT (${cond}) AS ok FROM ${USER_TABLE} WHERE "objectId" = ${objectId} FOR UPDATE`);

@@ -12,12 +12,11 @@
  *     with Delete; linking a real platform or getting a password ends anonymity.
  */
 import type { RequestContext } from '../app-context.ts';
-import { checkAddFields, checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
+import { checkAddFields, checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { permsOf } from '../objects/acl.ts';
 import type { WireObject } from '../objects/encode.ts';
 import { changedKeys, compileUpdate, typesOf } from '../objects/field-operations.ts';
-import { compileFilter } from '../objects/find-objects.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { parseWriteBody } from '../objects/parse-write.ts';
 import { applyRelationChanges } from '../objects/relation-rows.ts';
@@ -35,6 +34,7 @@ import { mappingUniqueViolations } from './unique-violation.ts';
 import { assertOwnUserOrMaster } from './user-access.ts';
 import { splitUserBody, type UserBody } from './user-fields.ts';
 import { findUserById, USER_TABLE } from './user-store.ts';
+import { compileUserWriteWhere } from './user-write-where.ts';
 
 /** The outcome: updatedAt and the fields the write changed (for fetchWhenSave / new=true). */
 export interface UserUpdated {
@@ -86,10 +86,8 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   await checkAddFields(ctx, schema, parsed.ops);
   let where: Sql | undefined;
   if (opts.where !== undefined) {
-    // `_User` ignores ACLs for writes, so the condition is checked without an ACL filter.
-    const compiled = compileFilter(schema, opts.where, ctx, null);
-    await checkInnerQueries(ctx, compiled.cond);
-    where = compiled.filter;
+    // `_User` ignores ACLs for writes: no ACL on the row, but the caller's limits elsewhere.
+    where = await compileUserWriteWhere(ctx, schema, opts.where);
   }
   const authChange = user.authDataChange;
   if (authChange?.link.length) await verifyAuthData(app, authChange.link);

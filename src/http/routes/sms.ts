@@ -1,9 +1,11 @@
 /**
  * The SMS endpoints (leancloud-behaviour §2.4): requesting codes, using them, and signing up or
  * logging in by phone. Shapes: every request endpoint answers `{}`; verifySmsCode `{}`;
- * verifyMobilePhone `{updatedAt, objectId}`; resetPasswordBySmsCode `{}`; usersByMobilePhone the
+ * verifyMobilePhone `{updatedAt, objectId}`; resetPasswordBySmsCode `{}`; requestChangePhoneNumber and
+ * changePhoneNumber `{}` (session required); usersByMobilePhone the
  * user with its session token (201 + Location for a new user, 200 for an existing one).
  */
+import { changePhoneNumber, requestChangePhoneNumber } from '../../sms/change-phone.ts';
 import { signUpOrLogInWithPhone } from '../../sms/phone-sign-up.ts';
 import { requestLoginSmsCode, requestMobilePhoneVerify, requestPasswordResetBySmsCode, requestSmsCode } from '../../sms/sms-requests.ts';
 import { resetPasswordBySmsCode, verifyMobilePhone, verifySmsCode } from '../../sms/sms-verify.ts';
@@ -19,6 +21,8 @@ export const smsRoutes: Route[] = [
   { method: 'POST', path: '/1.1/verifyMobilePhone/:code', handler: async (req) => ok(await verifyMobilePhone(req.ctx, req.params.code, req.body)) },
   { method: 'POST', path: '/1.1/requestPasswordResetBySmsCode', handler: async (req) => ok(await requestPasswordResetBySmsCode(req.ctx.app, req.body)) },
   { method: 'PUT', path: '/1.1/resetPasswordBySmsCode/:code', handler: async (req) => ok(await resetPasswordBySmsCode(req.ctx.app, req.params.code, req.body)) },
+  { method: 'POST', path: '/1.1/requestChangePhoneNumber', handler: async (req) => ok(await requestChangePhoneNumber(req.ctx, req.body)) },
+  { method: 'POST', path: '/1.1/changePhoneNumber', handler: async (req) => ok(await changePhoneNumber(req.ctx, req.body)) },
   {
     method: 'POST',
     path: '/1.1/usersByMobilePhone',

@@ -11,10 +11,12 @@ import { currentUser, getUser } from '../../users/get-user.ts';
 import { logIn } from '../../users/login.ts';
 import { refreshSessionToken, updatePassword } from '../../users/rotate-token.ts';
 import { signUp } from '../../users/sign-up.ts';
+import { strictlyQueryUsers } from '../../users/strictly-query.ts';
 import { updateUser } from '../../users/update-user.ts';
 import { userResponse } from '../../users/user-response.ts';
 import { includeParam, keysParam } from '../key-params.ts';
-import { flag, json } from '../query-params.ts';
+import { parseLimit } from '../../query/limits.ts';
+import { flag, json, text } from '../query-params.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';
 import { findRoute } from './classes.ts';
 
@@ -53,6 +55,22 @@ async function deleteRoute(req: ApiRequest): Promise<ApiResponse> {
   return ok({});
 }
 
+/** GET /1.1/users/strictlyQuery (users/strictly-query.ts): skip, include and count are refused. */
+async function strictlyQueryRoute(req: ApiRequest): Promise<ApiResponse> {
+  for (const p of ['skip', 'include', 'count']) {
+    const v = req.query[p];
+    if (v !== undefined && v !== '' && v !== '0' && v !== 0 && v !== 'false' && v !== false) {
+      throw new ApiError('invalidQuery', `strictlyQuery does not support '${p}'.`);
+    }
+  }
+  return ok(await strictlyQueryUsers(req.ctx, {
+    where: json(req.query, 'where'),
+    order: text(req.query, 'order'),
+    limit: parseLimit(req.query.limit),
+    keys: keysParam(req.query),
+  }));
+}
+
 /** The routes of /1.1/users, /1.1/login and /1.1/classes/_User. */
 export const userRoutes: Route[] = [
   { method: 'POST', path: '/1.1/users', handler: (req) => signUpRoute(req, '/1.1/users') },
@@ -66,6 +84,7 @@ export const userRoutes: Route[] = [
     },
   },
   { method: 'GET', path: '/1.1/users/me', handler: async (req) => ok(await currentUser(req.ctx)) },
+  { method: 'GET', path: '/1.1/users/strictlyQuery', handler: strictlyQueryRoute },
   { method: 'GET', path: '/1.1/users', handler: (req) => findRoute(req, '_User') },
   { method: 'GET', path: '/1.1/classes/_User', handler: (req) => findRoute(req, '_User') },
   { method: 'GET', path: '/1.1/users/:objectId', handler: getRoute },

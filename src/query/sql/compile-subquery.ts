@@ -94,9 +94,17 @@ export function compileSelect(
   }
 }
 
-/** `$relatedTo`: this object is in the relation `key` of `owner`. */
+/**
+ * `$relatedTo`: this object is in the relation `key` of `owner`. The owner must be readable by
+ * the caller (its ACL; unknown class or object: nothing), else the members of a relation would
+ * reveal what the owner's ACL hides. The owner test is uncorrelated: PostgreSQL runs it once.
+ */
 export function compileRelatedTo(owner: PointerRef, key: string, ctx: CompileContext): Sql {
-  return sql`"objectId" IN (SELECT target_id FROM ${ident(RELATIONS_TABLE)} WHERE owner_class = ${owner.className} AND owner_id = ${owner.objectId} AND key = ${key} AND target_class = ${ctx.schema.name})`;
+  const members = sql`"objectId" IN (SELECT target_id FROM ${ident(RELATIONS_TABLE)} WHERE owner_class = ${owner.className} AND owner_id = ${owner.objectId} AND key = ${key} AND target_class = ${ctx.schema.name})`;
+  if (ctx.readers === null) return members;
+  const ownerSchema = ctx.schemaOf(owner.className);
+  if (!ownerSchema) return FALSE;
+  return sql`(EXISTS (SELECT 1 FROM ${ident(ownerSchema.name)} WHERE "objectId" = ${owner.objectId} AND ${aclClause(ctx.readers)}) AND ${members})`;
 }
 
 /** This object has a member of its Relation field `target` that satisfies `filter`. */
