@@ -15,6 +15,7 @@ import { breakLease, claimJob, expiredJobs, failJob, jobsWithFiles, leasedJobs, 
 import { mailOutcome } from './export-mail.ts';
 import type { ExportOptions } from './export-options.ts';
 import { archivePath, JobInterrupted, runExportJob, workDir } from './run-export-job.ts';
+import { processAlive } from '../storage/data-dir-lock.ts';
 
 /** Claims of one job before it is failed instead of tried again (each claim after the first followed a crash). */
 const MAX_ATTEMPTS = 5;
@@ -33,14 +34,6 @@ export function workerOf(app: AppContext): ExportWorker | undefined {
   return workers.get(app);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * True when a lease owner (`host:pid:nonce`) is certainly dead: it ran on this host, and its
@@ -52,7 +45,7 @@ function deadOwner(owner: string): boolean {
   const pid = Number(parts[parts.length - 2]);
   const host = parts.slice(0, -2).join(':');
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  return pid === process.pid ? !liveOwners.has(owner) : !alive(pid);
+  return pid === process.pid ? !liveOwners.has(owner) : !processAlive(pid);
 }
 
 function reasonOf(err: unknown): string {

@@ -81,15 +81,17 @@ function plausible(code: string): boolean {
 }
 
 /**
- * Consumes a valid code of `phone` (any purpose): true exactly once per code, also under
+ * Consumes a valid code of `phone` (of any purpose unless `purpose` is given): true exactly once per code, also under
  * concurrent use. A success retires the number's other outstanding codes; a failure counts as a
  * wrong guess against them. `now` is the clock of expiry (injectable for tests).
  */
-export async function consumeSmsCode(db: Queryable, phone: string, code: string, now: Date = new Date()): Promise<boolean> {
+export async function consumeSmsCode(db: Queryable, phone: string, code: string, now: Date = new Date(), purpose?: StoredPurpose): Promise<boolean> {
   if (typeof phone !== 'string' || typeof code !== 'string') return false;
+  // With a purpose, only a code issued for it counts (a phone change names its user there).
+  const ofPurpose = purpose === undefined ? sql`` : sql` AND purpose = ${purpose}`;
   const claimed = plausible(code)
     ? await db.query(sql`UPDATE _larder_sms_codes SET used_at = ${ts(now)}
-        WHERE phone = ${phone} AND code_hash = ${hashSmsCode(code)} AND used_at IS NULL
+        WHERE phone = ${phone} AND code_hash = ${hashSmsCode(code)}${ofPurpose} AND used_at IS NULL
           AND expires_at > ${ts(now)} AND failures < ${SMS_MAX_FAILURES}
         RETURNING id`)
     : [];

@@ -6,7 +6,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
+/** True while process `pid` exists on this host (EPERM: it exists but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -42,7 +43,7 @@ export function lockDataDir(dir: string): DataDirLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid) && pid !== process.pid) {
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && pid !== process.pid) {
         throw new Error(`the data directory ${dir} is in use by process ${pid} (lock file ${path})`);
       }
       unlinkSync(path); // stale lock of a dead process
