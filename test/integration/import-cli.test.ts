@@ -112,7 +112,8 @@ forEachEngine('larder import (the command)', (h) => {
     for (let i = 0; i < n; i++) lines += JSON.stringify({ objectId: `k${i}`, createdAt: '2022-01-01T00:00:00.000Z', updatedAt: '2022-01-01T00:00:00.000Z', i, pad: 'x'.repeat(200) }) + '\n';
     const dir = folderOf({ 'Killed.0.jsonl': lines });
     const env = databaseEnv(h().engine);
-    const first = larder(['import', dir, '--batch-size', '100', '--concurrency', '1'], env);
+    // Batches of 10, one at a time: thousands of round trips, so the kill lands mid-file even on a fast machine.
+    const first = larder(['import', dir, '--batch-size', '10', '--concurrency', '1'], env);
     try {
       await first.waitFor(/reading Killed\.0\.jsonl/, 120_000);
       // Let a few batches commit, then kill it in the middle of the file.

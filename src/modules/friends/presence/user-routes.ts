@@ -57,7 +57,7 @@ export const userPresenceRoutes: Route[] = [
       // Others look exactly like unknown or silent users, so the answer leaks nothing. The
       // friend lookup and the presence read run side by side; only visible entries are kept.
       const [friends, found] = await Promise.all([
-        caller.master ? undefined : friendIdsOf(app, caller.userId as string).then((f) => new Set(f)),
+        caller.master ? undefined : friendIdsOf(app, caller.userId as string, ids).then((f) => new Set(f)),
         presenceForLangs(app, ids, langs),
       ]);
       const visible = (id: string) => !friends || id === caller.userId || friends.has(id);
