@@ -1,7 +1,7 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { checkClassName } from '../schema/names.ts';
-import { createdObject, insertPrepared, prepareCreate, type PreparedCreate } from '../objects/create-object.ts';
+import { createClassContext, createdObject, insertPrepared, prepareInClass, type CreateClassContext, type PreparedCreate } from '../objects/create-object.ts';
 import { withFiles } from '../objects/create-object.ts';
 import { flag } from '../http/query-params.ts';
 import type { BatchItem, BatchResult, ExecuteItem } from './run-batch.ts';
@@ -16,9 +16,18 @@ export async function runCreateGroup(ctx: RequestContext, className: string, ite
   checkClassName(className);
   const results: BatchResult[] = new Array(items.length);
   const prepared: { index: number; row: PreparedCreate }[] = [];
+  // Class-level checks once for the run: a refusal (class permission) is every item's error.
+  let cls: CreateClassContext;
+  try {
+    cls = await createClassContext(ctx, className);
+  } catch (err) {
+    if (!isApiError(err)) throw err;
+    return items.map(() => ({ error: err.toJSON() }));
+  }
+  const now = new Date().toISOString();
   for (let i = 0; i < items.length; i++) {
     try {
-      prepared.push({ index: i, row: await prepareCreate(ctx, className, items[i].body) });
+      prepared.push({ index: i, row: await prepareInClass(ctx, cls, items[i].body, now) });
     } catch (err) {
       if (!isApiError(err)) throw err;
       results[i] = { error: err.toJSON() };

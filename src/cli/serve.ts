@@ -1,16 +1,23 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { createApp } from '../app.ts';
-import { defaultModules } from '../modules/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { checkMailConfig, mailerFromConfig } from '../mail/mailer.ts';
-import { checkSmsConfig, smsSenderFromConfig } from '../sms/sms-sender.ts';
-import { openApp } from '../open-app.ts';
-import { lockDataDir, type DataDirLock } from '../storage/data-dir-lock.ts';
-import { openDatabase } from '../storage/open-database.ts';
+import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { Database } from '../storage/database.ts';
+import { exportOptionsFromConfig } from '../export/export-options.ts';
+
+// The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
+// cluster primary, which serves no requests, loads none of them and stays small in memory.
+
+/** Set in the environment of the one-off child that migrates before the workers start. */
+const PREPARE_ROLE = 'LARDER_CLUSTER_PREPARE';
+
+/** What the preparing child tells the primary: the keys for the banner. */
+interface Prepared {
+  keys: { appId: string; appKey: string; masterKey: string };
+  generatedKeys: string[];
+}
 
 function where(config: Config): string {
   if (config.databaseUrl) return `PostgreSQL ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')} (schema ${config.dbSchema})`;
@@ -19,6 +26,8 @@ function where(config: Config): string {
 
 /** Opens the database the config names (locking the embedded data directory). */
 export async function openConfiguredDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
+  const { lockDataDir } = await import('../storage/data-dir-lock.ts');
+  const { openDatabase } = await import('../storage/open-database.ts');
   const lock = config.databaseUrl ? undefined : lockDataDir(resolve(config.dataDir));
   try {
     const db = await openDatabase({
@@ -41,48 +50,121 @@ function workerCount(config: Config): number {
 }
 
 /**
- * `larder serve`: migrate, then listen. With several workers (PostgreSQL only) the primary
- * migrates and prints the banner, and the workers share the port through node:cluster.
+ * `larder serve`: migrate, then listen. With several workers (PostgreSQL only) a one-off child
+ * process checks the settings and migrates (and generates keys on the first start), the primary
+ * prints the banner, and the workers share the port through node:cluster.
  */
 export async function serve(config: Config, logger: Logger, print: (line: string) => void): Promise<void> {
-  // Mistakes in the mail and SMS settings stop the start (exit 2) before any worker runs.
-  checkMailConfig(config);
-  checkSmsConfig(config);
   const workers = workerCount(config);
-  if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
-  if (workers > 1 && cluster.isPrimary) {
-    const { db, lock } = await openConfiguredDatabase(config);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(config, logger, print, workers);
+  if (cluster.isWorker && process.env[PREPARE_ROLE] === '1') return prepare(config);
+  await serveOne(config, logger, print);
+}
+
+/** The cluster primary: has a child prepare the database, then forks and watches the workers. */
+async function runPrimary(config: Config, logger: Logger, print: (line: string) => void, workers: number): Promise<void> {
+  const prepared = await runPrepare();
+  if (!prepared) return;
+  const env = workerEnv(process.env);
+  for (let i = 0; i < workers; i++) cluster.fork(env);
+  let stopping = false;
+  let listening = 0;
+  // The banner says "listening" only once every worker does.
+  cluster.on('listening', () => {
+    if (++listening === workers) banner(config, prepared.keys, prepared.generatedKeys, print, workers);
+  });
+  cluster.on('exit', (w, code) => {
+    if (stopping) return;
+    if (listening < workers) {
+      // A worker that dies before it listens (port taken, database gone) would die again:
+      // stop instead of forking in a loop. The worker printed its reason.
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      process.exitCode = 1;
+      return;
+    }
+    logger.error({ pid: w.process.pid, code }, 'worker exited; starting a new one');
+    cluster.fork(env);
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/**
+ * Memory settings for cluster workers, unless the operator set them. Password hashing (scrypt,
+ * 16 MiB each) runs on libuv's thread pool, 4 threads per process by default: with one worker
+ * per core, 2 threads per worker still keep every core busy, and halve the hashing memory each
+ * worker can hold at once. glibc gives every thread its own malloc arena, which keeps freed
+ * memory resident; 2 arenas keep a worker's RSS about 40 MB lower under the bench's load.
+ */
+export function workerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (env.UV_THREADPOOL_SIZE === undefined) out.UV_THREADPOOL_SIZE = '2';
+  if (env.MALLOC_ARENA_MAX === undefined) out.MALLOC_ARENA_MAX = '2';
+  return out;
+}
+
+/**
+ * Forks the preparing child and waits for it. Undefined when it failed: it printed why, and
+ * its exit code (2 for a settings mistake) becomes the primary's.
+ */
+function runPrepare(): Promise<Prepared | undefined> {
+  return new Promise((done) => {
+    let prepared: Prepared | undefined;
+    const child = cluster.fork({ [PREPARE_ROLE]: '1' });
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'prepared' in m) prepared = (m as { prepared: Prepared }).prepared;
+    });
+    const interrupted = () => child.process.kill('SIGTERM');
+    process.once('SIGTERM', interrupted);
+    process.once('SIGINT', interrupted);
+    child.on('exit', (code) => {
+      process.off('SIGTERM', interrupted);
+      process.off('SIGINT', interrupted);
+      if (!prepared) process.exitCode = code || 1;
+      done(prepared);
+    });
+  });
+}
+
+/** The preparing child: settings checks, migrations and keys; reports the keys, then exits. */
+async function prepare(config: Config): Promise<void> {
+  await checkSettings(config);
+  const { openApp } = await import('../open-app.ts');
+  const { db, lock } = await openConfiguredDatabase(config);
+  try {
     const { app, generatedKeys } = await openApp({ db, keys: config, masterSignWindowMs: config.masterSignWindowMs });
+    const prepared: Prepared = { keys: app.keys, generatedKeys };
+    await new Promise<void>((sent) => process.send?.({ prepared }, () => sent()) ?? sent());
+  } finally {
     await db.close();
     lock?.release();
-    for (let i = 0; i < workers; i++) cluster.fork();
-    let stopping = false;
-    let listening = 0;
-    // The banner says "listening" only once every worker does.
-    cluster.on('listening', () => {
-      if (++listening === workers) banner(config, app.keys, generatedKeys, print, workers);
-    });
-    cluster.on('exit', (w, code) => {
-      if (stopping) return;
-      if (listening < workers) {
-        // A worker that dies before it listens (port taken, database gone) would die again:
-        // stop instead of forking in a loop. The worker printed its reason.
-        stopping = true;
-        for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
-        process.exitCode = 1;
-        return;
-      }
-      logger.error({ pid: w.process.pid, code }, 'worker exited; starting a new one');
-      cluster.fork();
-    });
-    const stop = () => {
-      stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    return;
   }
+  process.exit(0);
+}
+
+/** Mistakes in the mail and SMS settings stop the start (exit 2) before anything listens. */
+async function checkSettings(config: Config): Promise<void> {
+  const [{ checkMailConfig }, { checkSmsConfig }] = await Promise.all([import('../mail/mailer.ts'), import('../sms/sms-sender.ts')]);
+  checkMailConfig(config);
+  checkSmsConfig(config);
+}
+
+/** One serving process: a cluster worker, or the whole server. */
+async function serveOne(config: Config, logger: Logger, print: (line: string) => void): Promise<void> {
+  await checkSettings(config);
+  if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
+  const [{ createApp }, { defaultModules }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
+    import('../app.ts'),
+    import('../modules/index.ts'),
+    import('../mail/mailer.ts'),
+    import('../sms/sms-sender.ts'),
+    import('../open-app.ts'),
+  ]);
   const { db, lock } = await openConfiguredDatabase(config);
   let draining = false;
   try {
@@ -95,7 +177,7 @@ export async function serve(config: Config, logger: Logger, print: (line: string
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules() });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules(), exportOptions: exportOptionsFromConfig(config) });
     await server.listen({ host: config.host, port: config.port });
     const shutdown = async (signal: string) => {
       if (draining) return;

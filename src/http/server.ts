@@ -9,6 +9,8 @@ import type { RouteTable } from './route-table.ts';
 import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
 import { mountPages } from './routes/pages.ts';
+import { RawJson } from '../objects/raw-json.ts';
+import { lazyChildLogger } from './lazy-child-logger.ts';
 import type { Logger } from '../log.ts';
 
 /** What the HTTP server needs. */
@@ -49,6 +51,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimitBytes,
     trustProxy: true,
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: lazyChildLogger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
   });
   await server.register(cors, { origin: true, credentials: true, allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
@@ -109,6 +112,8 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     const path = req.url.split('?')[0];
     const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
     if (res.headers) void reply.headers(res.headers);
+    // Prebuilt JSON text (objects/raw-json.ts) goes out as it is, without serialising again.
+    if (res.body instanceof RawJson) return reply.code(res.status).type('application/json; charset=utf-8').send(res.body.text);
     return reply.code(res.status).send(res.body);
   };
   // PATCH is taken too so that it gets the API's 405 {code, error} on a known path, not a 404.

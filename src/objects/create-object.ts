@@ -2,10 +2,11 @@ import type { RequestContext } from '../app-context.ts';
 import { checkAddFields, checkClassPermission } from '../auth/class-permissions.ts';
 import { defaultAclFor } from '../auth/default-acl.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { ident, sql } from '../sql/fragment.ts';
+import { ident, sql, type Sql } from '../sql/fragment.ts';
+import { prepared } from '../storage/prepared-statements.ts';
 import type { ClassSchema, FieldSchema } from '../schema/types.ts';
 import type { RelationChange } from './write-ops.ts';
-import { permsOf } from './acl.ts';
+import { permsOf, type Acl } from './acl.ts';
 import { applyOnCreate, typesOf } from './field-operations.ts';
 import { newObjectId } from './object-id.ts';
 import { parseWriteBody } from './parse-write.ts';
@@ -32,15 +33,68 @@ export interface PreparedCreate {
   types: Record<string, FieldSchema>;
 }
 
+/**
+ * The class-level part of a create's checks, the same for every object created in one class by
+ * one request: the class permission, the schema, and the default ACL (with its perms) for
+ * objects sent without one. A batch run of creates computes it once instead of per object.
+ */
+export interface CreateClassContext {
+  className: string;
+  schema: ClassSchema | undefined;
+  defaultAcl: () => Promise<{ acl: Acl; rperm: string[]; wperm: string[] }>;
+}
+
+/** Checks the class permission to create and gathers what every create in the class needs. */
+export async function createClassContext(ctx: RequestContext, className: string): Promise<CreateClassContext> {
+  await checkClassPermission(ctx, className, 'create');
+  let defaults: Promise<{ acl: Acl; rperm: string[]; wperm: string[] }> | undefined;
+  return {
+    className,
+    schema: await ctx.app.classes.find(className),
+    defaultAcl: () =>
+      (defaults ??= defaultAclFor(ctx, className).then((acl) => ({ acl, ...permsOf(acl) }))),
+  };
+}
+
+/** Runs the per-object checks of a create (add_fields, body) and builds the row. */
+export async function prepareInClass(ctx: RequestContext, cls: CreateClassContext, body: unknown, now: string): Promise<PreparedCreate> {
+  const parsed = parseWriteBody(body, 'create');
+  await checkAddFields(ctx, cls.schema, parsed.ops);
+  // Objects without an ACL share one default ACL object (and its perms): insertPrepared sends
+  // a shared ACL once for all rows.
+  const { acl, rperm, wperm } = parsed.acl ? { acl: parsed.acl, ...permsOf(parsed.acl) } : await cls.defaultAcl();
+  const { data, relations } = applyOnCreate(parsed.ops);
+  return { objectId: newObjectId(), now, acl, rperm, wperm, data, relations, types: typesOf(parsed.ops) };
+}
+
 /** Runs every check of a create (class permission, add_fields, body) and builds the row. */
 export async function prepareCreate(ctx: RequestContext, className: string, body: unknown): Promise<PreparedCreate> {
-  await checkClassPermission(ctx, className, 'create');
-  const parsed = parseWriteBody(body, 'create');
-  await checkAddFields(ctx, await ctx.app.classes.find(className), parsed.ops);
-  const acl = parsed.acl ?? (await defaultAclFor(ctx, className));
-  const { rperm, wperm } = permsOf(acl);
-  const { data, relations } = applyOnCreate(parsed.ops);
-  return { objectId: newObjectId(), now: new Date().toISOString(), acl, rperm, wperm, data, relations: [...relations], types: typesOf(parsed.ops) };
+  return prepareInClass(ctx, await createClassContext(ctx, className), body, new Date().toISOString());
+}
+
+/** The INSERT of prepared rows: the cheapest form for their shape. */
+function insertStatement(className: string, rows: readonly PreparedCreate[]): Sql {
+  const table = ident(className);
+  const columns = sql`("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)`;
+  if (rows.length === 1) {
+    // One object (a plain create): a plain VALUES row, the cheapest statement to plan.
+    const [r] = rows;
+    return prepared(sql`INSERT INTO ${table} ${columns}
+      VALUES (${r.objectId}, ${r.now}::timestamptz, ${r.now}::timestamptz, ${JSON.stringify(r.acl)}::jsonb, ${r.rperm}::text[], ${r.wperm}::text[], ${JSON.stringify(r.data)}::jsonb)`);
+  }
+  if (rows.every((r) => r.acl === rows[0].acl)) {
+    // The usual batch (every object has the same ACL object, e.g. the default): the ACL goes
+    // once, and the documents as one JSON array (no array-literal escaping of each document).
+    return sql`INSERT INTO ${table} ${columns}
+      SELECT t.id, t.ts, t.ts, ${JSON.stringify(rows[0].acl)}::jsonb, ${rows[0].rperm}::text[], ${rows[0].wperm}::text[], d.doc
+      FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[]) WITH ORDINALITY AS t(id, ts, i)
+        JOIN jsonb_array_elements(${JSON.stringify(rows.map((r) => r.data))}::jsonb) WITH ORDINALITY AS d(doc, i) USING (i)`;
+  }
+  return sql`INSERT INTO ${table} ${columns}
+    SELECT id, ts, ts, acl, string_to_array(rp, chr(31)), string_to_array(wp, chr(31)), data
+    FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[], ${rows.map((r) => JSON.stringify(r.acl))}::jsonb[],
+      ${rows.map((r) => r.rperm.join('\x1f'))}::text[], ${rows.map((r) => r.wperm.join('\x1f'))}::text[], ${rows.map((r) => JSON.stringify(r.data))}::jsonb[])
+      AS t(id, ts, acl, rp, wp, data)`;
 }
 
 /**
@@ -54,11 +108,7 @@ export async function insertPrepared(ctx: RequestContext, className: string, row
   const { db, classes } = ctx.app;
   const types: Record<string, FieldSchema> = {};
   for (const r of rows) Object.assign(types, r.types);
-  const insert = sql`INSERT INTO ${ident(className)} ("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)
-    SELECT id, ts, ts, acl, string_to_array(rp, chr(31)), string_to_array(wp, chr(31)), data
-    FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[], ${rows.map((r) => JSON.stringify(r.acl))}::jsonb[],
-      ${rows.map((r) => r.rperm.join('\x1f'))}::text[], ${rows.map((r) => r.wperm.join('\x1f'))}::text[], ${rows.map((r) => JSON.stringify(r.data))}::jsonb[])
-      AS t(id, ts, acl, rp, wp, data)`;
+  const insert = insertStatement(className, rows);
   const relations = rows.some((r) => r.relations.length);
   const known = classes.cached(className) && rows.every((r) => classes.knowsAll(className, r.types));
   if (known && !relations) {
@@ -86,7 +136,15 @@ export function createdObject(p: PreparedCreate): WireObject {
 export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Created> {
   const prepared = await prepareCreate(ctx, className, body);
   await insertPrepared(ctx, className, [prepared]);
-  return { objectId: prepared.objectId, createdAt: prepared.now, object: createdObject(prepared) };
+  // The full object is built only when asked for (fetchWhenSave); most creates answer without it.
+  let object: WireObject | undefined;
+  return {
+    objectId: prepared.objectId,
+    createdAt: prepared.now,
+    get object() {
+      return (object ??= createdObject(prepared));
+    },
+  };
 }
 
 /** Expands file references of a freshly written object for a fetchWhenSave response. */

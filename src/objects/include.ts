@@ -3,7 +3,7 @@ import { aclClause } from '../query/sql/compile-where.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import { ident, sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
-import { encodeRow, type WireObject } from './encode.ts';
+import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
 
 /** Most include paths in one request, and most segments in one path. */
@@ -91,7 +91,7 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
     const rows = await deps.db.query<ObjectRow>(
       sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
     );
-    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeRow(r, { className, withAcl: false }));
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false }));
   }
   return out;
 }

@@ -13,3 +13,6 @@ export interface ObjectRow {
 
 /** The column list every object read selects. */
 export const OBJECT_COLUMNS: Sql = sql`"objectId", "createdAt", "updatedAt", acl, data`;
+
+/** The columns of a read whose answer is spliced from the document's text (raw-json.ts). */
+export const TEXT_COLUMNS: Sql = sql`"objectId", "createdAt", "updatedAt", data::text AS data_text`;

@@ -1,8 +1,8 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { createObject, withFiles, assertWritableClass } from '../../objects/create-object.ts';
 import { deleteObjects } from '../../objects/delete-object.ts';
-import { findObjects } from '../../objects/find-objects.ts';
-import { getObject, missingBuiltIn } from '../../objects/get-object.ts';
+import { findObjects, findObjectsJson } from '../../objects/find-objects.ts';
+import { getObject, getObjectJson, missingBuiltIn } from '../../objects/get-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';
 import { updateObject } from '../../objects/update-object.ts';
 import { findRedirected } from '../../objects/redirect-class.ts';
@@ -52,11 +52,9 @@ export async function deleteRoute(req: ApiRequest, className: string): Promise<R
 /** GET of one object: the object, 200 {} when missing (400/211 in built-in classes). */
 export async function getRoute(req: ApiRequest, className: string): Promise<ReturnType<typeof ok>> {
   const objectId = objectIdOf(req);
-  const obj = await getObject(req.ctx, className, objectId, {
-    keys: keysParam(req.query),
-    include: includeParam(req.query),
-    returnACL: flag(req.query, 'returnACL'),
-  });
+  const opts = { keys: keysParam(req.query), include: includeParam(req.query), returnACL: flag(req.query, 'returnACL') };
+  // Over HTTP the answer may be prebuilt JSON text (objects/raw-json.ts); batch items get values.
+  const obj = req.inBatch ? await getObject(req.ctx, className, objectId, opts) : await getObjectJson(req.ctx, className, objectId, opts);
   if (obj) return ok(obj);
   const builtIn = missingBuiltIn(className);
   if (builtIn) throw builtIn;
@@ -69,7 +67,7 @@ export async function findRoute(req: ApiRequest, className: string): Promise<Ret
   const query = parseFindQuery(req.query);
   const redirectKey = text(req.query, 'redirectClassNameForKey');
   if (redirectKey) return ok(await findRedirected(req.ctx, className, redirectKey, query));
-  return ok(await findObjects(req.ctx, className, query));
+  return ok(req.inBatch ? await findObjects(req.ctx, className, query) : await findObjectsJson(req.ctx, className, query));
 }
 
 const cls = (req: ApiRequest) => checkClassName(req.params.className);

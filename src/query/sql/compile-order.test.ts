@@ -16,14 +16,16 @@ const GOLDEN: Array<[name: string, order: string | undefined, text: string]> = [
   ['no order: objectId', undefined, '"objectId" ASC'],
   ['empty order', '', '"objectId" ASC'],
   ['String ascending, byte-wise, missing first', 'name', `((data->>'name') COLLATE "C") ASC NULLS FIRST, "objectId" ASC`],
-  ['Number descending, missing last', '-score', `((data->>'score')::numeric) DESC NULLS LAST, "objectId" ASC`],
+  ['Number descending, missing last, tie-breaker descending too', '-score', `((data->>'score')::numeric) DESC NULLS LAST, "objectId" DESC`],
   ['Date by iso', 'when', `((data->'when'->>'iso') COLLATE "C") ASC NULLS FIRST, "objectId" ASC`],
   ['Boolean', 'flag', `((data->>'flag')::boolean) ASC NULLS FIRST, "objectId" ASC`],
   ['reserved columns', '-createdAt,updatedAt', `"createdAt" DESC, "updatedAt" ASC, "objectId" ASC`],
+  ['descending reserved column', '-createdAt', `"createdAt" DESC, "objectId" DESC`],
   ['objectId byte-wise, no extra tie-breaker', '-objectId', `("objectId" COLLATE "C") DESC`],
-  ['spaces and empty items are ignored', ' name , ,-score ', `((data->>'name') COLLATE "C") ASC NULLS FIRST, ((data->>'score')::numeric) DESC NULLS LAST, "objectId" ASC`],
+  ['spaces and empty items are ignored', ' name , ,-score ', `((data->>'name') COLLATE "C") ASC NULLS FIRST, ((data->>'score')::numeric) DESC NULLS LAST, "objectId" DESC`],
   ['untyped field by type bucket', 'misc', `${GENERIC("(data->'misc')", 'ASC')}, "objectId" ASC`],
-  ['nested key', '-meta.city', `${GENERIC("(data->'meta'->'city')", 'DESC')}, "objectId" ASC`],
+  ['nested key', '-meta.city', `${GENERIC("(data->'meta'->'city')", 'DESC')}, "objectId" DESC`],
+  ['the tie-breaker follows the last key', 'name,-score', `((data->>'name') COLLATE "C") ASC NULLS FIRST, ((data->>'score')::numeric) DESC NULLS LAST, "objectId" DESC`],
 ];
 
 describe('compileOrder golden SQL', () => {

@@ -4,7 +4,8 @@
  * numbers numerically, dates chronologically, missing values first when ascending and last when
  * descending. Fields of unknown type sort by a type bucket in MongoDB's BSON order (null <
  * numbers < strings < objects < arrays < booleans < dates) and then by value within the bucket.
- * `"objectId"` always ends the list so that paging with skip is stable.
+ * `"objectId"` always ends the list so that paging with skip is stable; it runs the way the last
+ * key does (see compileOrder).
  */
 import { ApiError } from '../../errors/api-error.ts';
 import type { ClassSchema } from '../../schema/types.ts';
@@ -81,6 +82,10 @@ export function compileOrder(order: string | undefined, schema: ClassSchema, nea
     const { exprs, nullable } = keyExpressions(target);
     for (const expr of exprs) items.push(sql`${expr} ${direction(key.descending, nullable)}`);
   }
-  if (!keys.some((k) => k.field === 'objectId')) items.push(sql`"objectId" ASC`);
+  // The tie-breaker runs the way the last key does, so that a `larder index add` index
+  // (expression NULLS FIRST, "objectId") serves a descending order too, scanned backward,
+  // with no sort step; any fixed tie order keeps paging with skip stable.
+  const last = keys[keys.length - 1];
+  if (!keys.some((k) => k.field === 'objectId')) items.push(sql`"objectId" ${raw(last?.descending ? 'DESC' : 'ASC')}`);
   return join(items, ', ');
 }

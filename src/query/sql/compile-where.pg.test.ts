@@ -156,10 +156,11 @@ const CASES: Case[] = [
 
 const ORDERS: Array<[name: string, order: string, expected: readonly string[]]> = [
   ['strings byte-wise, missing and null first', 'name', ['i10', 'i19', 'i17', 'i07', 'i04', 'i02', 'i12', 'i05', 'i08', 'i01', 'i03', 'i20', 'i09', 'i18', 'i15', 'i13', 'i14', 'i11', 'i06', 'i16']],
-  ['numbers descending, missing last', '-score', ['i17', 'i10', 'i02', 'i19', 'i01', 'i11', 'i03', 'i05', 'i04', 'i06', 'i07', 'i08', 'i09', 'i12', 'i13', 'i14', 'i15', 'i16', 'i18', 'i20']],
+  // Ties (here the missing scores) follow the last key's direction: objectId descending.
+  ['numbers descending, missing last', '-score', ['i17', 'i10', 'i02', 'i19', 'i01', 'i11', 'i03', 'i05', 'i04', 'i20', 'i18', 'i16', 'i15', 'i14', 'i13', 'i12', 'i09', 'i08', 'i07', 'i06']],
   ['untyped field by type bucket', 'misc', ['i04', 'i07', 'i08', 'i09', 'i10', 'i14', 'i15', 'i16', 'i17', 'i18', 'i19', 'i01', 'i12', 'i13', 'i02', 'i06', 'i20', 'i05', 'i03', 'i11']],
   ['createdAt descending', '-createdAt', [...ALL_ITEMS].reverse()],
-  ['two keys', 'flag,-score', ['i17', 'i10', 'i19', 'i11', 'i03', 'i05', 'i04', 'i06', 'i07', 'i08', 'i09', 'i13', 'i14', 'i15', 'i16', 'i18', 'i20', 'i02', 'i01', 'i12']],
+  ['two keys', 'flag,-score', ['i17', 'i10', 'i19', 'i11', 'i03', 'i05', 'i04', 'i20', 'i18', 'i16', 'i15', 'i14', 'i13', 'i09', 'i08', 'i07', 'i06', 'i02', 'i01', 'i12']],
 ];
 
 describe('compileWhere on PGlite', () => {
