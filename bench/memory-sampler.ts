@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /** Peak resident memory seen while sampling, in MB. */
 export interface MemoryPeak {
-  /** Highest RSS of any one serving process. */
+  /** Highest RSS of any one server process (workers and the cluster primary). */
   perProcessMb: number;
   /** Highest simultaneous sum over all server processes (primary included). */
   totalMb: number;
@@ -52,6 +52,7 @@ export class MemorySampler {
       const mb = rssMb(primary) ?? 0;
       total += mb;
       this.peakPrimary = Math.max(this.peakPrimary ?? 0, mb);
+      this.peakPerProcess = Math.max(this.peakPerProcess, mb);
     }
     this.peakTotal = Math.max(this.peakTotal, total);
     this.samples++;

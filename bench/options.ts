@@ -16,6 +16,8 @@ export interface BenchOptions {
   writeDocs: boolean;
   /** Skip the PGlite get-by-id run (it starts a second server). */
   skipPglite: boolean;
+  /** Measure only these workload keys (for A/B runs while tuning); undefined: all of them. */
+  only?: readonly string[];
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -26,6 +28,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --seed <n>          objects seeded before measuring (default 10000)
   --write-docs        write the results to docs/benchmarks.md
   --no-pglite         skip the PGlite get-by-id run
+  --only <keys>       measure only these workloads, comma-separated (get, range, count, include,
+                      create, batch, incr-hot, incr-random, login, me, acl-public, acl-private);
+                      for quick A/B comparisons, not for the docs table
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/larder_bench)
 `;
 
@@ -35,6 +40,12 @@ function positive(flag: string, raw: string | undefined, integer: boolean): numb
     throw new Error(`${flag} needs a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(raw)}`);
   }
   return n;
+}
+
+function onlyKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  if (!keys.length) throw new Error(`--only needs a comma-separated list of workload keys\n${USAGE}`);
+  return keys;
 }
 
 /** Parses the bench's own flags (`--flag value` or `--flag=value`); prints usage on --help. */
@@ -52,7 +63,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--write-docs' || arg === '--no-pglite') values.set(arg, 'true');
     else values.set(arg, argv[++i]);
   }
-  const known = ['--duration', '--warmup', '--workers', '--connections', '--seed', '--write-docs', '--no-pglite'];
+  const known = ['--duration', '--warmup', '--workers', '--connections', '--seed', '--write-docs', '--no-pglite', '--only'];
   for (const k of values.keys()) if (!known.includes(k)) throw new Error(`unknown option ${k}\n${USAGE}`);
   const durationSec = values.has('--duration') ? positive('--duration', values.get('--duration'), false) : 10;
   return {
@@ -63,5 +74,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     seedObjects: values.has('--seed') ? positive('--seed', values.get('--seed'), true) : 10_000,
     writeDocs: values.has('--write-docs'),
     skipPglite: values.has('--no-pglite'),
+    only: values.has('--only') ? onlyKeys(values.get('--only')) : undefined,
   };
 }

@@ -136,8 +136,39 @@ ratios rather than absolute rates.
 - Count with \`$in\`: Larder's own statement for the query (captured by running its use-case code with a
   recording database handle) is EXPLAINed on the direct connection; it passes when no function is called
   per row in the filter and the category index can serve it (EXPLAIN with \`enable_seqscan = off\`).
-- Memory: VmRSS of the server's processes from /proc, sampled every 250 ms during the HTTP load; the
-  target applies to each worker process, the sum over all processes (primary included) is shown too.
+- Memory: VmRSS of the server's processes from /proc, sampled every 250 ms during the HTTP load. The
+  target (< 250 MB) is read as per process: it applies to the highest RSS of any one process (each
+  worker and the cluster primary); the whole server's sum (all workers + primary) is shown too, with
+  no target. Each process pays about 35 MB for running TypeScript through \`tsx\` (its loader thread).
+
+## What keeps Larder close to the direct figures
+
+- Reads over HTTP (get by id, class queries without \`include\`, \`keys\` or a shown ACL, outside
+  batches) select \`data::text\` and splice the answer from the documents' JSON text instead of
+  parsing each document and serialising it again (src/objects/raw-json.ts); a page that holds a File
+  reference, or a class with hidden fields (\`_User\`), takes the parsing path, which encodes the
+  documents it has just parsed in place instead of copying them.
+- \`order\`'s objectId tie-breaker runs the way the last key does, so the index \`larder index add\`
+  makes (\`expression NULLS FIRST, "objectId"\`) serves \`order=-field\` by a backward scan without a sort.
+- Get by id and the single-object insert run as named prepared statements (planned once per pooled
+  connection; src/storage/prepared-statements.ts). Queries built from client \`where\`s are not
+  prepared: a generic plan for a range condition was about 3 times as costly as a custom one.
+  (Behind PgBouncer in transaction mode this needs PgBouncer 1.21+ with \`max_prepared_statements\` set.)
+- A batch's run of creates in one class checks the class permission and computes the default ACL
+  once, and inserts the objects in one statement that sends a shared ACL once and the documents as
+  one JSON array; a single create is a plain \`INSERT ... VALUES\`.
+- Memory: PGlite (about 40 MB of WASM) is imported only when the embedded engine is used, and the
+  cluster primary imports none of the server's modules: a one-off child process migrates and reports
+  the keys, then the workers start. Cluster workers get \`UV_THREADPOOL_SIZE=2\` (password hashing,
+  16 MiB of scrypt memory per thread) and \`MALLOC_ARENA_MAX=2\` unless the environment sets them
+  (src/cli/serve.ts \`workerEnv\`); together about 40 MB less RSS per worker in the bench.
+  Not set: V8's \`--max-semi-space-size=64\` (e.g. through \`NODE_OPTIONS\`) cut Larder's CPU per batch by
+  about 15% in a one-worker test, for up to about 50 MB more per process.
+- Tuning on a shared machine: \`npm run bench -- --only get,range\` measures a few workloads;
+  \`tsx bench/cpu-cost.ts --only batch [--root <other checkout>] [--prof]\` prints CPU time per operation
+  of Larder, its PostgreSQL backends and the load generator (steadier than throughput when other work
+  shares the cores), and with --prof the hottest functions of the server; \`tsx bench/ab-compare.ts --root
+  <baseline checkout>\` runs a baseline server and this checkout's side by side, alternating short runs.
 
 ## Results
 
@@ -162,7 +193,8 @@ npm run bench -- --write-docs          # rewrite this page
 BENCH_DATABASE_URL=postgres://user@host:5432/db npm run bench
 \`\`\`
 
-Other options: \`--workers <n>\`, \`--connections <n>\`, \`--seed <n>\`, \`--warmup <s>\`, \`--no-pglite\`.
+Other options: \`--workers <n>\`, \`--connections <n>\`, \`--seed <n>\`, \`--warmup <s>\`, \`--no-pglite\`,
+\`--only <keys>\` (a few workloads, for quick comparisons; not for this page).
 The database is created when missing; each run uses and then drops its own schema. A missed target is
 printed as MISSED; the command still exits 0 (it is a benchmark, not a test).
 `;

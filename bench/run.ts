@@ -25,7 +25,7 @@ import { seedBenchUsers } from './user-workloads.ts';
 import { seedAclBench } from './acl-workloads.ts';
 import { workloads } from './workloads.ts';
 
-/** Per-process memory ceiling under load (from the issue). */
+/** Memory ceiling under load (from the issue), applied to each server process; the sum is reported. */
 const MEMORY_TARGET_MB = 250;
 
 const started = Date.now();
@@ -63,7 +63,7 @@ class Cleanup {
 function memoryRows(sampler: MemorySampler, workers: number): ResultRow[] {
   const peak = sampler.peak();
   const per: ResultRow = {
-    workload: 'server memory under load, peak RSS per worker', larder: `${fmtInt(peak.perProcessMb)} MB`, larderLatency: '-', direct: '-', directLatency: '-',
+    workload: 'server memory under load, peak RSS per process', larder: `${fmtInt(peak.perProcessMb)} MB`, larderLatency: '-', direct: '-', directLatency: '-',
     ratio: '-', target: `< ${MEMORY_TARGET_MB} MB`, outcome: peak.samples && peak.perProcessMb < MEMORY_TARGET_MB ? 'pass' : 'MISSED', notes: [],
   };
   if (!peak.samples) per.notes.push('memory: no samples were taken');
@@ -101,17 +101,25 @@ async function runBench(opts: BenchOptions, cleanup: Cleanup): Promise<Report> {
   await createDirectTables(pool);
   const plans = await capturePlans(url, schema, pool);
   const sampler = new MemorySampler(() => ({ primary: server.pid, workers: server.workerPids() }));
-  const users = await seedBenchUsers(server.url);
-  log(`bench: signed up ${users.length} users`);
-  const acl = await seedAclBench(server.url, pool);
-  log('bench: seeded the ACL classes (1,000 users, 20 roles, 2 x 10,000 objects)');
+  const wanted = (...keys: string[]) => !opts.only || keys.some((k) => opts.only?.includes(k));
+  // With --only, the user and ACL data are seeded only when one of their workloads is measured.
+  const users = wanted('login', 'me') ? await seedBenchUsers(server.url) : [];
+  if (users.length) log(`bench: signed up ${users.length} users`);
+  const acl = wanted('acl-public', 'acl-private') ? await seedAclBench(server.url, pool) : undefined;
+  if (acl) log('bench: seeded the ACL classes (1,000 users, 20 roles, 2 x 10,000 objects)');
   const data = { benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0], users, acl };
+  // Seeding leaves dead tuples, unset hint bits and dirty pages behind; settle them now so that
+  // autovacuum and checkpoints do not land in the first measured workloads (on either side).
+  const tables = await pool.query<{ t: string }>(`SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = current_schema()`);
+  for (const { t } of tables.rows) await pool.query(`VACUUM ANALYZE ${t}`);
+  await pool.query('CHECKPOINT');
   const measured: WorkloadMeasurement[] = [];
-  for (const w of workloads(data)) {
+  for (const w of workloads(data).filter((x) => wanted(x.key))) {
     log(`bench: ${w.title}`);
     const m = await measureWorkload(w, { baseUrl: server.url, pool, data, durationSec: opts.durationSec, warmupSec: opts.warmupSec, connections: opts.connections, sampler, log });
     if (w.key === 'count') m.plan = plans.find((p) => p.key === 'count')?.plan;
     measured.push(m);
+    log(`  peak RSS so far: ${fmtInt(sampler.peak().perProcessMb)} MB in one process, ${fmtInt(sampler.peak().totalMb)} MB summed`);
   }
   await server.stop();
   const rows = [...measured.map(judge), ...memoryRows(sampler, opts.workers)];

@@ -121,6 +121,8 @@ export interface StartOptions {
   nodeArgs?: readonly string[];
   /** Called as soon as the process exists, so an interrupted start-up can still stop it. */
   onSpawn?: (server: ServerProcess) => void;
+  /** Another checkout to run the server from (A/B comparisons, bench/cpu-cost.ts); default REPO_ROOT. */
+  root?: string;
 }
 
 /** Starts `node --import tsx src/main.ts --workers <n>` and waits until /health answers 200. */
@@ -129,7 +131,7 @@ export async function startServer(storage: ServerStorage, workers: number, opts:
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--workers', String(workers)], {
-    cwd: REPO_ROOT,
+    cwd: opts.root ?? REPO_ROOT,
     env: serverEnv(storage, { LARDER_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -56,7 +56,8 @@ const increment = JSON.stringify({ n: { __op: 'Increment', amount: 1 } });
 
 // The direct SQL is what a developer would write by hand against the same row format, with the
 // same ACL filter Larder applies for an app-key caller (rperm && '{*}'), so both sides return
-// the same rows. Plain parameterised queries, no prepared statements, like Larder's driver use.
+// the same rows. Plain parameterised queries, no prepared statements (Larder prepares only its
+// get by id and single-object insert: src/storage/prepared-statements.ts).
 const SCORE = `(data->>'score')::numeric`;
 const RANGE_SQL = `SELECT ${COLUMNS} FROM ${DIRECT_BENCH_TABLE}
   WHERE ${SCORE} >= $1 AND ${SCORE} < $2 AND rperm && $3::text[] ORDER BY ${SCORE} DESC LIMIT ${RANGE_LIMIT}`;

@@ -1,0 +1,127 @@
+/**
+ * `tsx bench/ab-compare.ts --root <baseline checkout> [--only get,range] [--duration 3] [--rounds 4] [--workers 2]`
+ *
+ * A/B comparison on a busy machine: starts the baseline checkout's server and this checkout's
+ * server side by side (each on its own schema with the same seeded data) and alternates short
+ * load runs between them, so both see the same background load on average. Prints each
+ * side's throughput, CPU time per operation (server processes, their PostgreSQL backends)
+ * and peak RSS, and B/A. For tuning by hand; not part of `npm run bench`.
+ */
+import type pg from 'pg';
+import { BENCH_CLASS } from './bench-data.ts';
+import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, openPool } from './bench-database.ts';
+import { addIndexesWithCli } from './cli-indexes.ts';
+import { runHttpLoad } from './http-load.ts';
+import { rssMb } from './memory-sampler.ts';
+import { seed } from './seed.ts';
+import { startServer, type ServerProcess } from './server-process.ts';
+import { workloads, type Workload } from './workloads.ts';
+import { readFileSync } from 'node:fs';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+function cpuSec(pids: readonly number[]): number {
+  let s = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      s += (Number(x[11]) + Number(x[12])) / 100;
+    } catch {
+      // gone
+    }
+  }
+  return s;
+}
+
+interface Side {
+  label: string;
+  server: ServerProcess;
+  pool: pg.Pool;
+  schema: string;
+  work: Workload[];
+  ok: Map<string, number>;
+  secs: Map<string, number>;
+  larderCpu: Map<string, number>;
+  pgCpu: Map<string, number>;
+  rss: number;
+}
+
+/**
+ * Client backends of the bench database. Both sides' pools are in it, but only the side under
+ * load uses CPU; other people's connections to the same database would count too.
+ */
+async function backends(pool: pg.Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+  );
+  return rows.map((r) => r.pid);
+}
+
+async function main(): Promise<void> {
+  const root = arg('--root', '');
+  if (!root) throw new Error('--root <baseline checkout> is required');
+  const only = arg('--only', 'get,range,create,batch').split(',');
+  const secs = Number(arg('--duration', '3'));
+  const rounds = Number(arg('--rounds', '4'));
+  const workers = Number(arg('--workers', '2'));
+  const url = benchDatabaseUrl();
+  await ensureDatabase(url);
+  const sides: Side[] = [];
+  try {
+    for (const [label, r] of [['A (baseline)', root], ['B (this checkout)', undefined]] as const) {
+      const schema = freshSchemaName();
+      const pool = openPool(url, schema, 2);
+      const storage = { kind: 'postgres' as const, url, schema };
+      const seeder = await startServer(storage, 1, { root: r });
+      const seeded = await seed(seeder.url, 10_000, pool).finally(() => seeder.stop());
+      await addIndexesWithCli(storage, BENCH_CLASS, ['score', 'category']);
+      await pool.query(`ANALYZE "${BENCH_CLASS}"`);
+      const server = await startServer(storage, workers, { root: r });
+      const work = workloads({ benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0] });
+      sides.push({ label, server, pool, schema, work, ok: new Map(), secs: new Map(), larderCpu: new Map(), pgCpu: new Map(), rss: 0 });
+    }
+    for (const key of only) {
+      for (const s of sides) {
+        const w = s.work.find((x) => x.key === key);
+        if (w) await runHttpLoad(s.server.url, w.larder, { durationSec: 2 }, 32);
+      }
+      for (let i = 0; i < rounds; i++) {
+        for (const s of i % 2 ? [...sides].reverse() : sides) {
+          const w = s.work.find((x) => x.key === key);
+          if (!w) throw new Error(`no workload ${key}`);
+          const serverPids = [s.server.pid, ...s.server.workerPids()];
+          const pgPids = await backends(s.pool);
+          const l0 = cpuSec(serverPids);
+          const p0 = cpuSec(pgPids);
+          const timer = setInterval(() => (s.rss = Math.max(s.rss, ...serverPids.map((p) => rssMb(p) ?? 0))), 250);
+          const res = await runHttpLoad(s.server.url, w.larder, { durationSec: secs }, 32).finally(() => clearInterval(timer));
+          const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
+          add(s.ok, res.ok * w.objectsPerOp);
+          add(s.secs, res.durationSec);
+          add(s.larderCpu, cpuSec(serverPids) - l0);
+          add(s.pgCpu, cpuSec(pgPids) - p0);
+        }
+      }
+      const line = sides.map((s) => {
+        const ok = s.ok.get(key) ?? 0;
+        const perOp = (v: number | undefined) => Math.round(((v ?? 0) * 1e6) / Math.max(1, ok));
+        return `${s.label}: ${Math.round(ok / (s.secs.get(key) ?? 1))}/s, CPU us per object larder ${perOp(s.larderCpu.get(key))} pg ${perOp(s.pgCpu.get(key))}`;
+      });
+      const [a, b] = sides.map((s) => (s.ok.get(key) ?? 0) / (s.secs.get(key) ?? 1));
+      console.log(`${key.padEnd(7)} ${line.join(' | ')} | B/A ${(b / a).toFixed(2)}`);
+    }
+    console.log(`peak RSS of any server process: ${sides.map((s) => `${s.label} ${Math.round(s.rss)} MB`).join(', ')}`);
+  } finally {
+    for (const s of sides) {
+      await s.server.stop();
+      await s.pool.end();
+      await dropSchema(url, s.schema);
+    }
+  }
+}
+
+void main();
