@@ -4,7 +4,7 @@
  * --write-docs). Exits 0 when a target is missed (it prints MISSED); exits 1 only when the
  * benchmark itself cannot run (no database, server does not start, `larder index add` missing).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -170,10 +170,21 @@ async function main(): Promise<void> {
   process.stdout.write(renderConsole(report));
   if (opts.writeDocs) {
     const path = join(REPO_ROOT, 'docs', 'benchmarks.md');
-    writeFileSync(path, renderDoc(report));
+    writeFileSync(path, keepOtherSections(renderDoc(report), existsSync(path) ? readFileSync(path, 'utf8') : ''));
     log(`bench: wrote ${path}`);
   }
   process.exit(0);
+}
+
+/**
+ * Other benchmarks (bench:presence, bench:import, export memory) write their own `## ` sections
+ * of the same file; the main report replaces only the sections it renders.
+ */
+function keepOtherSections(generated: string, existing: string): string {
+  const sections = (doc: string) => doc.split(/\n(?=## )/).slice(1);
+  const ours = new Set(sections(generated).map((sec) => sec.split('\n', 1)[0]));
+  const others = sections(existing).filter((sec) => !ours.has(sec.split('\n', 1)[0]));
+  return others.length ? `${generated.trimEnd()}\n\n${others.map((sec) => sec.trimEnd()).join('\n\n')}\n` : generated;
 }
 
 void main();
