@@ -29,7 +29,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --write-docs        write the results to docs/benchmarks.md
   --no-pglite         skip the PGlite get-by-id run
   --only <keys>       measure only these workloads, comma-separated (get, range, count, include,
-                      create, batch, incr-hot, incr-random, login, me, acl-public, acl-private);
+                      create, batch, incr-hot, incr-random, login, me, acl-public, acl-private,
+                      acl-shared);
                       for quick A/B comparisons, not for the docs table
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/larder_bench)
 `;

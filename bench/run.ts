@@ -105,8 +105,8 @@ async function runBench(opts: BenchOptions, cleanup: Cleanup): Promise<Report> {
   // With --only, the user and ACL data are seeded only when one of their workloads is measured.
   const users = wanted('login', 'me') ? await seedBenchUsers(server.url) : [];
   if (users.length) log(`bench: signed up ${users.length} users`);
-  const acl = wanted('acl-public', 'acl-private') ? await seedAclBench(server.url, pool) : undefined;
-  if (acl) log('bench: seeded the ACL classes (1,000 users, 20 roles, 2 x 10,000 objects)');
+  const acl = wanted('acl-public', 'acl-private', 'acl-shared') ? await seedAclBench(server.url, pool) : undefined;
+  if (acl) log('bench: seeded the ACL classes (1,000 users, 20 roles, 3 x 10,000 objects)');
   const data = { benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0], users, acl };
   // Seeding leaves dead tuples, unset hint bits and dirty pages behind; settle them now so that
   // autovacuum and checkpoints do not land in the first measured workloads (on either side).

@@ -88,6 +88,7 @@ export async function checkWorkload(key: string, base: string, pool: pg.Pool, d:
       return checkUserWorkload(key, base, d.users ?? []);
     case 'acl-public':
     case 'acl-private':
+    case 'acl-shared':
       return checkAclWorkload(key, base, pool, d.acl);
     default:
       throw new Error(`no sanity check for workload ${key}`);
