@@ -1,4 +1,4 @@
-import { hiddenFields } from '../schema/hidden-fields.ts';
+import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
 import type { ObjectRow } from './object-row.ts';
 import { toIso } from './timestamps.ts';
 
@@ -10,6 +10,8 @@ export interface EncodeOptions {
   className: string;
   /** Include the ACL (returnACL with the app option on, or master-key reads of a single object). */
   withAcl: boolean;
+  /** Read with the master key: it also sees `authData` (schema/hidden-fields.ts). */
+  master?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export function encodeOwnedRow(row: ObjectRow, opts: EncodeOptions): WireObject 
 
 /** Completes `out` (the row's document or a copy of it) to the wire form. */
 function encodeInto(out: WireObject, row: ObjectRow, opts: EncodeOptions): WireObject {
-  for (const h of hiddenFields(opts.className)) delete out[h];
+  for (const h of hiddenFieldsFor(opts.className, opts.master === true)) delete out[h];
   out.objectId = row.objectId;
   out.createdAt = toIso(row.createdAt);
   out.updatedAt = toIso(row.updatedAt);

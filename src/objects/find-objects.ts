@@ -75,7 +75,7 @@ async function countOf(ctx: RequestContext, plan: FindPlan): Promise<number> {
 /** Encodes a page of rows, then include, file expansion and key projection. */
 async function finishPage(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, rows: readonly ObjectRow[]): Promise<WireObject[]> {
   const { db, classes } = ctx.app;
-  const objects = rows.map((r) => encodeOwnedRow(r, { className, withAcl: plan.withAcl }));
+  const objects = rows.map((r) => encodeOwnedRow(r, { className, withAcl: plan.withAcl, master: ctx.master }));
   if (q.include.length) await resolveIncludes({ db, classes, readers: plan.readers, permits: (c) => classPermits(ctx, c, 'get') }, objects, q.include);
   await expandFiles(db, objects);
   return q.keys ? objects.map((o) => projectKeys(o, q.keys)) : objects;

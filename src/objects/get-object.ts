@@ -43,7 +43,7 @@ async function checkGet(ctx: RequestContext, className: string): Promise<readonl
 
 async function finish(ctx: RequestContext, className: string, row: ObjectRow, readers: readonly string[] | null, opts: GetOptions): Promise<WireObject> {
   const { db, classes } = ctx.app;
-  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts) });
+  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts), master: ctx.master });
   if (opts.include.length) await resolveIncludes({ db, classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, [obj], opts.include);
   await expandFiles(db, [obj]);
   return projectKeys(obj, opts.keys);

@@ -91,7 +91,7 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
     const rows = await deps.db.query<ObjectRow>(
       sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
     );
-    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false }));
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: deps.readers === null }));
   }
   return out;
 }

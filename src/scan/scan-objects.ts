@@ -101,7 +101,7 @@ export async function scanObjects(ctx: RequestContext, className: string, q: Sca
   const last = page[page.length - 1];
   const cursor = more && last ? signCursor(secret, { className, scanKey, lastValue: last._scan_value, lastId: last.objectId, issuedAt: now() }) : null;
   const objects = page.map((r) => {
-    const o = encodeRow(r, { className, withAcl: q.returnACL });
+    const o = encodeRow(r, { className, withAcl: q.returnACL, master: true });
     if (className === '_File' && typeof o.key === 'string') delete o.url;
     return o;
   });

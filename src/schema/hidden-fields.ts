@@ -10,3 +10,19 @@ const HIDDEN: Readonly<Record<string, readonly string[]>> = {
 export function hiddenFields(className: string): readonly string[] {
   return HIDDEN[className] ?? [];
 }
+
+/**
+ * Hidden fields the master key still reads on every path: `authData` (LeanCloud returns it in
+ * `_User` queries, and GET of one user already shows it to the master key). Migration tools that
+ * read with the master key (`larder sync`, scan) need it to carry platform logins over.
+ */
+const MASTER_READS: Readonly<Record<string, readonly string[]>> = {
+  _User: ['authData'],
+};
+
+/** Hidden fields of a class for this reader. */
+export function hiddenFieldsFor(className: string, master: boolean): readonly string[] {
+  const hidden = hiddenFields(className);
+  const shown = master ? MASTER_READS[className] : undefined;
+  return shown ? hidden.filter((f) => !shown.includes(f)) : hidden;
+}

@@ -171,6 +171,22 @@ forEachEngine('users: authData login, link, unlink, anonymous, unionid', (h) => 
     assert.ok((await h().client.get(`/1.1/users/${u.objectId}`, undefined, { master: true })).body.authData.github);
   });
 
+  test('the master key reads authData on every path (find, include, scan); nobody else does', async () => {
+    const u = await signUp(h(), { authData: { github: github() } });
+    const found = await h().client.get('/1.1/users', { where: { objectId: u.objectId } }, { master: true });
+    assert.ok(found.body.results[0].authData.github, JSON.stringify(found.body));
+    for (const k of ['password', 'salt', 'sessionToken']) assert.equal(found.body.results[0][k], undefined, k);
+    const post = await h().client.post('/1.1/classes/AuthorPost', { author: { __type: 'Pointer', className: '_User', objectId: u.objectId } });
+    const withMaster = await h().client.get(`/1.1/classes/AuthorPost/${post.body.objectId}`, { include: 'author' }, { master: true });
+    assert.ok(withMaster.body.author.authData.github);
+    const withoutMaster = await h().client.get(`/1.1/classes/AuthorPost/${post.body.objectId}`, { include: 'author' });
+    assert.equal(withoutMaster.body.author.authData, undefined);
+    const scanned = await h().client.get('/1.1/scan/classes/_User', { where: { objectId: u.objectId } }, { master: true });
+    assert.equal(scanned.status, 200, JSON.stringify(scanned.body));
+    assert.ok(scanned.body.results[0].authData.github);
+    assert.equal(scanned.body.results[0].sessionToken, undefined);
+  });
+
   test('platform token verification is pluggable: a registered verifier can refuse (251, nothing written)', async () => {
     setAuthDataVerifier(h().app, 'strictgame', {
       async verify(entry) {
