@@ -109,7 +109,9 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
     const master = authenticateCaller(deps.app, caller);
     const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
-    const path = req.url.split('?')[0];
+    // Old SDKs (AVOS Cloud era) call /1/...; it is the same API as /1.1/, as in batch paths.
+    const rawPath = req.url.split('?')[0];
+    const path = rawPath.startsWith('/1/') ? `/1.1/${rawPath.slice(3)}` : rawPath;
     const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
     if (res.headers) void reply.headers(res.headers);
     // Prebuilt JSON text (objects/raw-json.ts) goes out as it is, without serialising again.

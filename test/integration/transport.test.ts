@@ -26,6 +26,15 @@ forEachEngine('transport: text/plain fallback, CORS, compression, routing errors
     return res.body.count;
   }
 
+  test('the /1/ prefix of older SDKs is the same API as /1.1/', async () => {
+    const created = await h().client.post('/1/classes/OldPrefix', { v: 1 });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const got = await h().client.get(`/1/classes/OldPrefix/${created.body.objectId}`);
+    assert.equal(got.body.v, 1);
+    assert.equal((await h().client.get('/1/date')).body.__type, 'Date');
+    assert.equal((await h().client.get('/1/nope/x')).status, 404);
+  });
+
   test('text/plain fallback: create; the _ keys are stripped and never stored', async () => {
     const res = await fallback('/1.1/classes/Fallback', { ...appCreds, _ApplicationProduction: 0, name: 'created', n: 1 });
     assert.equal(res.status, 201, res.text);
