@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, test } from 'node:test';
-import { linkIn, SmtpCapture } from '../integration/harness/smtp-capture.ts';
+import { linkIn, SmtpCapture, startMailCapture, stopMailCapture } from '../integration/harness/smtp-capture.ts';
 import { CapturingSmsSender, newPhone } from '../integration/harness/sms-capture.ts';
 import { AV, forEachEngineWithSdk, rejectsWithCode } from './sdk.ts';
 
@@ -16,15 +16,10 @@ forEachEngineWithSdk('e2e email and sms', (h) => {
   let base: string;
   let sms: CapturingSmsSender;
   before(async () => {
-    smtp = await SmtpCapture.start();
-    base = await h().listen();
-    h().app.mailer = smtp.mailer(base);
+    ({ smtp, base } = await startMailCapture(h()));
     await AV.User.logOut();
   });
-  after(async () => {
-    h().app.mailer?.close();
-    await smtp.stop();
-  });
+  after(() => stopMailCapture(h(), smtp));
   beforeEach(async () => {
     sms = new CapturingSmsSender();
     h().app.smsSender = sms;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { forEachEngine, type Harness } from './harness/engines.ts';
-import { linkIn, SmtpCapture, type ReceivedMail } from './harness/smtp-capture.ts';
+import { linkIn, SmtpCapture, startMailCapture, stopMailCapture, type ReceivedMail } from './harness/smtp-capture.ts';
 import { assertError, logIn, signUp, uniqueName } from './harness/user-helpers.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -81,15 +81,10 @@ forEachEngine('email verification over SMTP', (h) => {
   let smtp: SmtpCapture;
   let base: string;
   before(async () => {
-    smtp = await SmtpCapture.start();
-    base = await h().listen();
-    h().app.mailer = smtp.mailer(base);
+    ({ smtp, base } = await startMailCapture(h()));
     await setSettings(h(), { emailVerification: true });
   });
-  after(async () => {
-    h().app.mailer?.close();
-    await smtp.stop();
-  });
+  after(() => stopMailCapture(h(), smtp));
   beforeEach(() => {
     h().app.clock = undefined;
   });
@@ -234,14 +229,9 @@ forEachEngine('password reset over SMTP', (h) => {
   let smtp: SmtpCapture;
   let base: string;
   before(async () => {
-    smtp = await SmtpCapture.start();
-    base = await h().listen();
-    h().app.mailer = smtp.mailer(base);
+    ({ smtp, base } = await startMailCapture(h()));
   });
-  after(async () => {
-    h().app.mailer?.close();
-    await smtp.stop();
-  });
+  after(() => stopMailCapture(h(), smtp));
   beforeEach(() => {
     h().app.clock = undefined;
   });

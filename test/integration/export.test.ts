@@ -11,7 +11,7 @@ import { leancloudHash } from '../../src/users/password.ts';
 import { ident, sql } from '../../src/sql/fragment.ts';
 import { downloadArchive, exportAndWait, readJsonl, waitJob } from './harness/export-archive.ts';
 import { forEachEngine, type Harness } from './harness/engines.ts';
-import { linkIn, SmtpCapture } from './harness/smtp-capture.ts';
+import { linkIn, SmtpCapture, startMailCapture, stopMailCapture } from './harness/smtp-capture.ts';
 import { assertError, logIn, signUp, uniqueName } from './harness/user-helpers.ts';
 
 const LC_SALT = 'h60d8x797d3oa0naxybxxv9bn7xpt2yiowz68mpiwou7gwr2';
@@ -296,14 +296,9 @@ forEachEngine('export: mail when the job ends', (h) => {
   let smtp: SmtpCapture;
   let base: string;
   before(async () => {
-    smtp = await SmtpCapture.start();
-    base = await h().listen();
-    h().app.mailer = smtp.mailer(base);
+    ({ smtp, base } = await startMailCapture(h()));
   });
-  after(async () => {
-    h().app.mailer?.close();
-    await smtp.stop();
-  });
+  after(() => stopMailCapture(h(), smtp));
 
   test('the email address gets the download link, which works over HTTP', async () => {
     const to = `${uniqueName('x')}@example.test`;

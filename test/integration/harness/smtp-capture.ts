@@ -147,3 +147,26 @@ export function linkIn(mail: ReceivedMail): URL {
   if (!m) throw new Error(`no link in mail: ${mail.text}`);
   return new URL(m[0]);
 }
+
+/** What mail capture needs of a harness: its app (for the mailer) and its listening URL. */
+interface MailHarness {
+  app: { mailer?: Mailer };
+  listen(): Promise<string>;
+}
+
+/**
+ * Starts a capture, makes the harness listen, and points its app's mailer at the capture; links
+ * in mails then lead to `base`. Pair with stopMailCapture in the suite's `after`.
+ */
+export async function startMailCapture(h: MailHarness): Promise<{ smtp: SmtpCapture; base: string }> {
+  const smtp = await SmtpCapture.start();
+  const base = await h.listen();
+  h.app.mailer = smtp.mailer(base);
+  return { smtp, base };
+}
+
+/** Closes the harness's mailer and the capture. */
+export async function stopMailCapture(h: MailHarness, smtp: SmtpCapture): Promise<void> {
+  h.app.mailer?.close();
+  await smtp.stop();
+}
