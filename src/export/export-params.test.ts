@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseExportParams, storedExportParams } from './export-params.ts';
-
-function code(fn: () => unknown): number {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code: number }).code;
-  }
-  throw new Error('expected an error');
-}
+import { thrownCode } from '../errors/thrown-code.ts';
 
 test('no parameters: every class, data and schema', () => {
   assert.deepEqual(parseExportParams(undefined, {}), { onlySchema: false });
@@ -29,18 +21,18 @@ test('classes are split, trimmed, de-duplicated and checked; the body wins over 
   assert.deepEqual(parseExportParams({ classes: ' _User, Post ,Post,' }, {}).classes, ['_User', 'Post']);
   assert.deepEqual(parseExportParams({ classes: 'A' }, { classes: 'B', 'only-schema': 'true' }), { classes: ['A'], onlySchema: true });
   assert.equal(parseExportParams({ classes: ' , ' }, {}).classes, undefined);
-  assert.equal(code(() => parseExportParams({ classes: 'ok,not ok' }, {})), 103);
-  assert.equal(code(() => parseExportParams({ classes: '_Internal' }, {})), 103);
+  assert.equal(thrownCode(() => parseExportParams({ classes: 'ok,not ok' }, {})), 103);
+  assert.equal(thrownCode(() => parseExportParams({ classes: '_Internal' }, {})), 103);
 });
 
 test('bad values are refused', () => {
-  assert.equal(code(() => parseExportParams({ from_date: '2015-13-01' }, {})), 1);
-  assert.equal(code(() => parseExportParams({ from_date: '2015-09-21', to_date: '2015-09-20' }, {})), 1);
-  assert.equal(code(() => parseExportParams({ to_date: ['2015-09-20'] }, {})), 1);
-  assert.equal(code(() => parseExportParams({ 'only-schema': 'yes' }, {})), 1);
-  assert.equal(code(() => parseExportParams({ email: 'nope' }, {})), 125);
-  assert.equal(code(() => parseExportParams('text', {})), 107);
-  assert.equal(code(() => parseExportParams({ classes: Array.from({ length: 501 }, (_, i) => `C${i}`).join(',') }, {})), 1);
+  assert.equal(thrownCode(() => parseExportParams({ from_date: '2015-13-01' }, {})), 1);
+  assert.equal(thrownCode(() => parseExportParams({ from_date: '2015-09-21', to_date: '2015-09-20' }, {})), 1);
+  assert.equal(thrownCode(() => parseExportParams({ to_date: ['2015-09-20'] }, {})), 1);
+  assert.equal(thrownCode(() => parseExportParams({ 'only-schema': 'yes' }, {})), 1);
+  assert.equal(thrownCode(() => parseExportParams({ email: 'nope' }, {})), 125);
+  assert.equal(thrownCode(() => parseExportParams('text', {})), 107);
+  assert.equal(thrownCode(() => parseExportParams({ classes: Array.from({ length: 501 }, (_, i) => `C${i}`).join(',') }, {})), 1);
 });
 
 test('stored params read back as written', () => {

@@ -1,38 +1,28 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../errors/api-error.ts';
 import { parseAuthData, parseAuthDataChange, parseAuthEntry, unionKey } from './auth-data.ts';
-
-function code(fn: () => unknown): number {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-  assert.fail('expected an ApiError');
-}
+import { thrownCode } from '../errors/thrown-code.ts';
 
 test('anonymous entries bind by id', () => {
   const e = parseAuthEntry('anonymous', { id: '3f2a9c1e0b7d4e5f8a6b2c1d0e9f8a7b' });
   assert.deepEqual([e.platform, e.uid], ['anonymous', '3f2a9c1e0b7d4e5f8a6b2c1d0e9f8a7b']);
-  assert.equal(code(() => parseAuthEntry('anonymous', {})), 250);
+  assert.equal(thrownCode(() => parseAuthEntry('anonymous', {})), 250);
 });
 
 test('generic platforms need uid (250) and access_token (251); extras are kept', () => {
   const e = parseAuthEntry('github', { uid: '42', access_token: 't', expires_in: 7200 });
   assert.equal(e.uid, '42');
   assert.deepEqual(e.data, { uid: '42', access_token: 't', expires_in: 7200 });
-  assert.equal(code(() => parseAuthEntry('github', { access_token: 't' })), 250);
-  assert.equal(code(() => parseAuthEntry('github', { uid: '', access_token: 't' })), 250);
-  assert.equal(code(() => parseAuthEntry('github', { uid: '42' })), 251);
+  assert.equal(thrownCode(() => parseAuthEntry('github', { access_token: 't' })), 250);
+  assert.equal(thrownCode(() => parseAuthEntry('github', { uid: '', access_token: 't' })), 250);
+  assert.equal(thrownCode(() => parseAuthEntry('github', { uid: '42' })), 251);
 });
 
 test('lc_apple needs uid, identity_token and code', () => {
   assert.equal(parseAuthEntry('lc_apple', { uid: 'a', identity_token: 'i', code: 'c' }).uid, 'a');
-  assert.equal(code(() => parseAuthEntry('lc_apple', { uid: 'a', code: 'c' })), 251);
-  assert.equal(code(() => parseAuthEntry('lc_apple', { uid: 'a', identity_token: 'i' })), 251);
-  assert.equal(code(() => parseAuthEntry('lc_apple', { identity_token: 'i', code: 'c' })), 250);
+  assert.equal(thrownCode(() => parseAuthEntry('lc_apple', { uid: 'a', code: 'c' })), 251);
+  assert.equal(thrownCode(() => parseAuthEntry('lc_apple', { uid: 'a', identity_token: 'i' })), 251);
+  assert.equal(thrownCode(() => parseAuthEntry('lc_apple', { identity_token: 'i', code: 'c' })), 250);
 });
 
 test('the game-platform form binds by openid and may carry a unionid', () => {
@@ -47,22 +37,22 @@ test('the game-platform form binds by openid and may carry a unionid', () => {
 
 test('operator injection and other non-strings in identifying members are 400, never a lookup', () => {
   for (const bad of [{ $ne: null }, ['a'], 5, true, null]) {
-    assert.equal(code(() => parseAuthEntry('github', { uid: bad, access_token: 't' })), 1, JSON.stringify(bad));
-    assert.equal(code(() => parseAuthEntry('github', { uid: 'u', access_token: bad })), 1);
-    assert.equal(code(() => parseAuthEntry('anonymous', { id: bad })), 1);
-    assert.equal(code(() => parseAuthEntry('wx', { openid: 'o', access_token: 't', unionid: bad, platform: 'weixin' })), 1);
+    assert.equal(thrownCode(() => parseAuthEntry('github', { uid: bad, access_token: 't' })), 1, JSON.stringify(bad));
+    assert.equal(thrownCode(() => parseAuthEntry('github', { uid: 'u', access_token: bad })), 1);
+    assert.equal(thrownCode(() => parseAuthEntry('anonymous', { id: bad })), 1);
+    assert.equal(thrownCode(() => parseAuthEntry('wx', { openid: 'o', access_token: 't', unionid: bad, platform: 'weixin' })), 1);
   }
-  assert.equal(code(() => parseAuthEntry('wx', { openid: 'o', access_token: 't', main_account: 'yes' })), 1);
+  assert.equal(thrownCode(() => parseAuthEntry('wx', { openid: 'o', access_token: 't', main_account: 'yes' })), 1);
 });
 
 test('platform names are plain names; server keys and prototype keys are refused', () => {
   for (const name of ['_weixin_unionid', '__proto__', 'constructor', 'a.b', '', '$ne', 'x'.repeat(65)]) {
-    assert.equal(code(() => parseAuthEntry(name, { uid: 'u', access_token: 't' })), 1, name);
+    assert.equal(thrownCode(() => parseAuthEntry(name, { uid: 'u', access_token: 't' })), 1, name);
   }
-  assert.equal(code(() => parseAuthEntry('github', 'x')), 1);
-  assert.equal(code(() => parseAuthData({})), 250);
-  assert.equal(code(() => parseAuthData([])), 1);
-  assert.equal(code(() => parseAuthData(null)), 1);
+  assert.equal(thrownCode(() => parseAuthEntry('github', 'x')), 1);
+  assert.equal(thrownCode(() => parseAuthData({})), 250);
+  assert.equal(thrownCode(() => parseAuthData([])), 1);
+  assert.equal(thrownCode(() => parseAuthData(null)), 1);
 });
 
 test('parseAuthData parses every platform', () => {
@@ -74,7 +64,7 @@ test('updates link with objects and unlink with Delete or null', () => {
   const c = parseAuthDataChange({ github: { uid: 'g', access_token: 't' }, qq: null }, { weibo: { __op: 'Delete' } });
   assert.deepEqual(c.link.map((e) => e.platform), ['github']);
   assert.deepEqual(c.unlink, ['qq', 'weibo']);
-  assert.equal(code(() => parseAuthDataChange({ github: { uid: 'g', access_token: 't' } }, { github: { __op: 'Delete' } })), 1);
-  assert.equal(code(() => parseAuthDataChange(undefined, { 'weibo.uid': 'x' })), 1);
-  assert.equal(code(() => parseAuthDataChange('x', {})), 1);
+  assert.equal(thrownCode(() => parseAuthDataChange({ github: { uid: 'g', access_token: 't' } }, { github: { __op: 'Delete' } })), 1);
+  assert.equal(thrownCode(() => parseAuthDataChange(undefined, { 'weibo.uid': 'x' })), 1);
+  assert.equal(thrownCode(() => parseAuthDataChange('x', {})), 1);
 });

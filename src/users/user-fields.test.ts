@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../errors/api-error.ts';
 import { isValidEmail, isValidMobilePhone, splitUserBody } from './user-fields.ts';
+import { thrownCode } from '../errors/thrown-code.ts';
 
 const create = { mode: 'create', master: false } as const;
 const update = { mode: 'update', master: false } as const;
-
-function code(fn: () => unknown): number {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-  assert.fail('expected an ApiError');
-}
 
 test('special fields are split out; the rest goes to the generic parser', () => {
   const b = splitUserBody({ username: 'tom', password: 'cat', email: 'tom@example.com', mobilePhoneNumber: '+8618600000000', age: 3, ACL: {} }, create);
@@ -26,22 +16,22 @@ test('special fields are split out; the rest goes to the generic parser', () => 
 });
 
 test('missing or empty credentials on sign-up are 200/201; blank or non-strings 217/218', () => {
-  assert.equal(code(() => splitUserBody({ username: '' }, create)), 200);
-  assert.equal(code(() => splitUserBody({ username: null }, create)), 200);
-  assert.equal(code(() => splitUserBody({ username: '   ' }, create)), 217);
-  assert.equal(code(() => splitUserBody({ username: 5 }, create)), 217);
-  assert.equal(code(() => splitUserBody({ username: { $ne: '' } }, create)), 217);
-  assert.equal(code(() => splitUserBody({ password: '' }, create)), 201);
-  assert.equal(code(() => splitUserBody({ password: ' ' }, create)), 218);
-  assert.equal(code(() => splitUserBody({ password: ['x'] }, create)), 218);
-  assert.equal(code(() => splitUserBody({ username: '' }, update)), 217);
-  assert.equal(code(() => splitUserBody({ password: '' }, update)), 218);
+  assert.equal(thrownCode(() => splitUserBody({ username: '' }, create)), 200);
+  assert.equal(thrownCode(() => splitUserBody({ username: null }, create)), 200);
+  assert.equal(thrownCode(() => splitUserBody({ username: '   ' }, create)), 217);
+  assert.equal(thrownCode(() => splitUserBody({ username: 5 }, create)), 217);
+  assert.equal(thrownCode(() => splitUserBody({ username: { $ne: '' } }, create)), 217);
+  assert.equal(thrownCode(() => splitUserBody({ password: '' }, create)), 201);
+  assert.equal(thrownCode(() => splitUserBody({ password: ' ' }, create)), 218);
+  assert.equal(thrownCode(() => splitUserBody({ password: ['x'] }, create)), 218);
+  assert.equal(thrownCode(() => splitUserBody({ username: '' }, update)), 217);
+  assert.equal(thrownCode(() => splitUserBody({ password: '' }, update)), 218);
 });
 
 test('email and phone are validated; null or Delete removes them on update', () => {
-  assert.equal(code(() => splitUserBody({ email: 'nope' }, create)), 125);
-  assert.equal(code(() => splitUserBody({ email: 5 }, create)), 125);
-  assert.equal(code(() => splitUserBody({ mobilePhoneNumber: '186-0000' }, create)), 127);
+  assert.equal(thrownCode(() => splitUserBody({ email: 'nope' }, create)), 125);
+  assert.equal(thrownCode(() => splitUserBody({ email: 5 }, create)), 125);
+  assert.equal(thrownCode(() => splitUserBody({ mobilePhoneNumber: '186-0000' }, create)), 127);
   assert.equal(splitUserBody({ email: null }, update).email, null);
   assert.equal(splitUserBody({ mobilePhoneNumber: { __op: 'Delete' } }, update).mobilePhoneNumber, null);
   assert.equal(splitUserBody({ email: null }, create).email, undefined);
@@ -53,20 +43,20 @@ test('email and phone are validated; null or Delete removes them on update', () 
 
 test('clients cannot write server-managed fields (117); the master key may set the verified flags', () => {
   for (const key of ['sessionToken', 'salt', 'emailVerified', 'mobilePhoneVerified']) {
-    assert.equal(code(() => splitUserBody({ [key]: true }, create)), 117, key);
-    assert.equal(code(() => splitUserBody({ [key]: true }, update)), 117, key);
+    assert.equal(thrownCode(() => splitUserBody({ [key]: true }, create)), 117, key);
+    assert.equal(thrownCode(() => splitUserBody({ [key]: true }, update)), 117, key);
   }
-  assert.equal(code(() => splitUserBody({ sessionToken: 'x' }, { mode: 'update', master: true })), 117);
-  assert.equal(code(() => splitUserBody({ salt: 'x' }, { mode: 'create', master: true })), 117);
+  assert.equal(thrownCode(() => splitUserBody({ sessionToken: 'x' }, { mode: 'update', master: true })), 117);
+  assert.equal(thrownCode(() => splitUserBody({ salt: 'x' }, { mode: 'create', master: true })), 117);
   assert.deepEqual(splitUserBody({ emailVerified: true }, { mode: 'update', master: true }).verifiedFlags, { emailVerified: true });
-  assert.equal(code(() => splitUserBody({ emailVerified: 'yes' }, { mode: 'update', master: true })), 111);
+  assert.equal(thrownCode(() => splitUserBody({ emailVerified: 'yes' }, { mode: 'update', master: true })), 111);
 });
 
 test('dotted paths into special fields are refused', () => {
-  assert.equal(code(() => splitUserBody({ 'sessionToken.x': 1 }, update)), 117);
-  assert.equal(code(() => splitUserBody({ 'password.x': 1 }, update)), 117);
-  assert.equal(code(() => splitUserBody({ 'username.x': 1 }, update)), 105);
-  assert.equal(code(() => splitUserBody({ 'authData.github': { uid: 'g', access_token: 't' } }, create)), 105);
+  assert.equal(thrownCode(() => splitUserBody({ 'sessionToken.x': 1 }, update)), 117);
+  assert.equal(thrownCode(() => splitUserBody({ 'password.x': 1 }, update)), 117);
+  assert.equal(thrownCode(() => splitUserBody({ 'username.x': 1 }, update)), 105);
+  assert.equal(thrownCode(() => splitUserBody({ 'authData.github': { uid: 'g', access_token: 't' } }, create)), 105);
 });
 
 test('authData: whole object on sign-up, link/unlink on update', () => {
