@@ -24,10 +24,15 @@ export function normalizeItemPath(raw: string): ItemPath | undefined {
     for (const [k, v] of new URLSearchParams(raw.slice(q + 1))) query[k] = v;
   }
   if (!path.startsWith('/')) path = `/${path}`;
-  if (path.startsWith('/1.1/')) path = path.slice(4);
-  else if (path.startsWith('/1/')) path = path.slice(2);
-  if (path === '/' || path === '') return undefined;
-  return { path: API_PREFIX + path, query };
+  if (!path.startsWith('/1.1/') && !path.startsWith('/1/')) path = API_PREFIX + path;
+  path = canonicalApiPath(path);
+  if (path === API_PREFIX || path === `${API_PREFIX}/`) return undefined;
+  return { path, query };
+}
+
+/** The API under the /1/ prefix of older SDKs (AVOS Cloud era) is the same as under /1.1/. */
+export function canonicalApiPath(path: string): string {
+  return path.startsWith('/1/') ? `${API_PREFIX}/${path.slice(3)}` : path;
 }
 
 /** True for /1.1/batch and /1.1/batch/save: batches do not nest. */

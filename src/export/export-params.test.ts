@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseExportParams, storedExportParams } from './export-params.ts';
-import { thrownCode } from '../errors/thrown-code.ts';
+import { thrownCode } from '../../test/support/thrown-code.ts';
 
 test('no parameters: every class, data and schema', () => {
   assert.deepEqual(parseExportParams(undefined, {}), { onlySchema: false });

@@ -8,3 +8,9 @@ test('mime types come from the name, then the URL path, else octet-stream', () =
   assert.equal(guessMimeType('noext', 'https://cdn.example.com/a/b'), 'application/octet-stream');
   assert.equal(guessMimeType('.hidden'), 'application/octet-stream');
 });
+
+test('extensions named like Object.prototype members are unknown types, not crashes', () => {
+  for (const name of ['a.constructor', 'a.__proto__', 'a.toString', 'a.hasOwnProperty']) {
+    assert.equal(guessMimeType(name), 'application/octet-stream', name);
+  }
+});

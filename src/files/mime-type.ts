@@ -29,7 +29,8 @@ function extensionOf(name: string): string | undefined {
 export function guessMimeType(name: string, url?: string): string {
   for (const candidate of [name, url]) {
     const ext = candidate ? extensionOf(candidate) : undefined;
-    if (ext && TYPES[ext]) return TYPES[ext];
+    // Own keys only: an extension such as 'constructor' or '__proto__' is no known type.
+    if (ext && Object.hasOwn(TYPES, ext)) return TYPES[ext];
   }
   return DEFAULT_MIME_TYPE;
 }

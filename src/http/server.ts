@@ -8,6 +8,7 @@ import { authenticateCaller, dispatch, makeContext } from './dispatch.ts';
 import type { RouteTable } from './route-table.ts';
 import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
+import { canonicalApiPath } from '../batch/batch-path.ts';
 import { mountPages } from './routes/pages.ts';
 import { RawJson } from '../objects/raw-json.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
@@ -109,9 +110,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
     const master = authenticateCaller(deps.app, caller);
     const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
-    // Old SDKs (AVOS Cloud era) call /1/...; it is the same API as /1.1/, as in batch paths.
-    const rawPath = req.url.split('?')[0];
-    const path = rawPath.startsWith('/1/') ? `/1.1/${rawPath.slice(3)}` : rawPath;
+    const path = canonicalApiPath(req.url.split('?')[0]);
     const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
     if (res.headers) void reply.headers(res.headers);
     // Prebuilt JSON text (objects/raw-json.ts) goes out as it is, without serialising again.

@@ -33,18 +33,3 @@ export async function lookupSession(q: Queryable, token: string): Promise<Sessio
   if (!row) return undefined;
   return { userId: row.userId, roles: row.roles ?? [] };
 }
-
-/** Names of every role a user holds, inherited ones included (same expansion as above). */
-export async function rolesOfUser(q: Queryable, userId: string): Promise<string[]> {
-  const rows = await q.query<{ name: string }>(sql`
-    WITH RECURSIVE r(id) AS (
-      SELECT owner_id FROM _larder_relations
-       WHERE owner_class = '_Role' AND key = 'users' AND target_class = '_User' AND target_id = ${userId}
-      UNION
-      SELECT p.owner_id FROM _larder_relations p JOIN r ON p.target_id = r.id
-       WHERE p.owner_class = '_Role' AND p.key = 'roles' AND p.target_class = '_Role'
-    )
-    SELECT DISTINCT data->>'name' AS name FROM "_Role" WHERE "objectId" IN (SELECT id FROM r) AND data->>'name' IS NOT NULL
-    ORDER BY 1`);
-  return rows.map((r) => r.name);
-}

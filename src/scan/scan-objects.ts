@@ -6,7 +6,6 @@ import { compileFilter } from '../objects/find-objects.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { projectKeys, type KeySelection } from '../objects/project-keys.ts';
 import { assertNever, type Condition } from '../query/ast.ts';
-import { parseWhere } from '../query/parse-where.ts';
 import { ident, sql } from '../sql/fragment.ts';
 import { signCursor, verifyCursor } from './scan-cursor.ts';
 import { afterCursor, resolveScanKey, scanOrder } from './scan-key.ts';
@@ -85,12 +84,12 @@ export async function scanObjects(ctx: RequestContext, className: string, q: Sca
   if (!schema) return { results: [], cursor: null };
   const key = resolveScanKey(q.scanKey, schema);
   const scanKey = `${key.descending ? '-' : ''}${key.name}`;
-  if (q.scanKey !== undefined && q.scanKey.trim() !== '' && mentionsField(parseWhere(q.where ?? {}), key.name)) {
+  const { filter, cond } = compileFilter(schema, q.where, ctx, null);
+  if (q.scanKey !== undefined && q.scanKey.trim() !== '' && mentionsField(cond, key.name)) {
     throw new ApiError('invalidQuery', `The scan_key '${key.name}' must not appear in where; the scan pages by it.`);
   }
   const secret = ctx.app.keys.serverSecret;
   const after = q.cursor ? verifyCursor(secret, q.cursor, { className, scanKey, now: now() }) : undefined;
-  const { filter } = compileFilter(schema, q.where, ctx, null);
   const resume = after ? afterCursor(key, after.lastValue, after.lastId) : sql`TRUE`;
   const rows = await ctx.app.db.query<ObjectRow & { _scan_value: string | null }>(
     sql`SELECT ${OBJECT_COLUMNS}, ${key.text} AS _scan_value FROM ${ident(className)}

@@ -6,7 +6,7 @@
 import type { AppContext } from '../app-context.ts';
 import { nowOf } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { issueSmsCode, withdrawSmsCode, type StoredPurpose } from './sms-codes.ts';
+import { issueSmsCode, SMS_TTL_DEFAULT_MINUTES, withdrawSmsCode, type StoredPurpose } from './sms-codes.ts';
 import type { CodeRequestOptions } from './sms-params.ts';
 import type { SmsPurpose, SmsSender } from './sms-sender.ts';
 
@@ -17,7 +17,7 @@ export function senderOf(app: AppContext): SmsSender {
 }
 
 /** Defaults of the endpoints that take no options. */
-export const PLAIN_REQUEST: CodeRequestOptions = { ttlMinutes: 10, type: 'sms', variables: {} };
+export const PLAIN_REQUEST: CodeRequestOptions = { ttlMinutes: SMS_TTL_DEFAULT_MINUTES, type: 'sms', variables: {} };
 
 /**
  * Issues a code for `phone` and sends it when `deliver`; otherwise the code is recorded for the

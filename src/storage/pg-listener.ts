@@ -53,6 +53,12 @@ export async function startPgListener(opts: PgListenerOptions): Promise<PgListen
     await c.connect();
     // Channel names are identifiers; this one is a fixed constant, quoted all the same.
     await c.query(`LISTEN "${opts.channel.replace(/"/g, '""')}"`);
+    // close() may have run while this (re)connection was being made: do not keep it open.
+    if (closed) {
+      gone = true;
+      await c.end().catch(() => {});
+      return;
+    }
     client = c;
   };
 
@@ -63,7 +69,7 @@ export async function startPgListener(opts: PgListenerOptions): Promise<PgListen
       try {
         await connect();
         backoff = MIN_BACKOFF_MS;
-        opts.onReset();
+        if (!closed) opts.onReset();
       } catch {
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         schedule();

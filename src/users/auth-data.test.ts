@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseAuthData, parseAuthDataChange, parseAuthEntry, unionKey } from './auth-data.ts';
-import { thrownCode } from '../errors/thrown-code.ts';
+import { thrownCode } from '../../test/support/thrown-code.ts';
 
 test('anonymous entries bind by id', () => {
   const e = parseAuthEntry('anonymous', { id: '3f2a9c1e0b7d4e5f8a6b2c1d0e9f8a7b' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isValidEmail, isValidMobilePhone, splitUserBody } from './user-fields.ts';
-import { thrownCode } from '../errors/thrown-code.ts';
+import { thrownCode } from '../../test/support/thrown-code.ts';
 
 const create = { mode: 'create', master: false } as const;
 const update = { mode: 'update', master: false } as const;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../src/errors/api-error.ts';
 
 /** For unit tests: runs `fn`, which must throw an ApiError, and returns that error's code. */
 export function thrownCode(fn: () => unknown): number {
