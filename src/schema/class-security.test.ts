@@ -26,7 +26,9 @@ test('anything else is refused', () => {
 
 test('stored values are read leniently: garbage means nothing configured', () => {
   assert.deepEqual(storedPermissions(null), {});
-  assert.deepEqual(storedPermissions({ find: 'garbage' }), {});
+  // A stored rule that does not parse fails closed (master key only), never open.
+  assert.deepEqual(storedPermissions({ find: 'garbage' }), { find: { users: [], roles: [] } });
+  assert.deepEqual(Object.keys(storedPermissions('garbage')).sort(), ['add_fields', 'create', 'delete', 'find', 'get', 'update']);
   assert.deepEqual(storedPermissions({ find: { '*': true } }), { find: { '*': true } });
 });
 

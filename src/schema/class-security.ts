@@ -87,13 +87,27 @@ export function parsePermissions(v: unknown): ClassPermissions {
   return out;
 }
 
-/** Reads a stored permissions value leniently (null or unparseable: nothing configured). */
+/**
+ * Reads a stored permissions value. Null means nothing configured. A stored rule that no longer
+ * parses (a hand-edited row, a rule from a stricter future version) fails closed: that operation
+ * is for the master key only, never silently opened to everyone by falling back to the default.
+ */
 export function storedPermissions(v: unknown): ClassPermissions {
-  try {
-    return v === null || v === undefined ? {} : parsePermissions(v);
-  } catch {
-    return {};
+  if (v === null || v === undefined) return {};
+  const out: ClassPermissions = {};
+  if (!isPlainObject(v)) {
+    for (const op of CLASS_OPERATIONS) out[op] = NOBODY;
+    return out;
   }
+  for (const op of CLASS_OPERATIONS) {
+    if (!Object.hasOwn(v, op)) continue;
+    try {
+      out[op] = parseRule(op, v[op]);
+    } catch {
+      out[op] = NOBODY;
+    }
+  }
+  return out;
 }
 
 /**
