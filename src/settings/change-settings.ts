@@ -6,6 +6,7 @@
  */
 import { invalidateSettings, type AppState } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { sql } from '../sql/fragment.ts';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './app-settings.ts';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -107,9 +108,13 @@ export async function readSettings(app: AppState): Promise<AppSettings> {
 
 /** Applies a validated change, stores it, and makes every process reload. */
 export async function changeSettings(app: AppState, change: unknown): Promise<AppSettings> {
-  const current = await loadSettings(app.db);
-  const values = parseSettingsChange(change, current);
-  const saved = await saveSettings(app.db, values);
+  // Read, check and store under one lock: two concurrent first choices of the friend model must
+  // not both pass the "chosen once" rule against the same unchosen state.
+  const saved = await app.db.transaction(async (tx) => {
+    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.settings.' + app.db.schema}))`);
+    const current = await loadSettings(tx);
+    return saveSettings(tx, parseSettingsChange(change, current));
+  });
   app.settings = saved;
   await invalidateSettings(app);
   return saved;

@@ -64,8 +64,19 @@ forEachEngine('friendships: service switch and model choice', (h) => {
     assert.equal(await h().app.classes.find('_Followee'), undefined, 'refused calls create no table');
   });
 
-  test('the model, once chosen, cannot change', async () => {
-    assert.equal((await h().client.put('/1.1/larder/settings', { friendModel: 'follow' }, { master: true })).status, 200);
-    assertError(await h().client.put('/1.1/larder/settings', { friendModel: 'mutual' }, { master: true }), 400, 1);
+  test('the model, once chosen, cannot change, also when two first choices race', async () => {
+    const answers = await Promise.all(
+      ['follow', 'mutual', 'follow', 'mutual'].map((friendModel) => h().client.put('/1.1/larder/settings', { friendModel }, { master: true })),
+    );
+    const chosen = (await h().client.get('/1.1/larder/settings', undefined, { master: true })).body.friendModel;
+    assert.ok(chosen === 'follow' || chosen === 'mutual');
+    // Every request asking for the stored model succeeded (same value again is harmless); every other one was refused.
+    for (const [i, res] of answers.entries()) {
+      const asked = i % 2 === 0 ? 'follow' : 'mutual';
+      if (asked === chosen) assert.equal(res.status, 200, JSON.stringify(res.body));
+      else assertError(res, 400, 1);
+    }
+    const other = chosen === 'follow' ? 'mutual' : 'follow';
+    assertError(await h().client.put('/1.1/larder/settings', { friendModel: other }, { master: true }), 400, 1);
   });
 });

@@ -58,7 +58,7 @@ const HIDDEN: PlayerPresence = { online: false, richPresence: {} };
  * is online. Everyone else appears offline with no rich presence.
  */
 async function visiblePresence(ctx: RequestContext, owner: string, ids: readonly string[], lang?: string): Promise<PlayerPresence[]> {
-  const friends = new Set(await friendIdsOf(ctx.app, owner));
+  const friends = new Set(await friendIdsOf(ctx.app, owner, ids));
   const shown = ids.filter((id) => friends.has(id));
   const found = await presenceOf(ctx.app, shown, lang);
   const byId = new Map(shown.map((id, i) => [id, found[i]]));

@@ -10,7 +10,7 @@ import { resolvePrincipal } from '../../../auth/principal.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import { callerFromHeaders } from '../../../http/credentials.ts';
 import { authenticateCaller } from '../../../http/dispatch.ts';
-import { friendsEnabled } from '../friends-enabled.ts';
+import { requireFriendsEnabled } from '../friends-enabled.ts';
 
 /** Credentials accepted as query parameters (lower-cased names). */
 const QUERY_NAMES = ['x-lc-id', 'x-lc-key', 'x-lc-sign', 'x-lc-session'];
@@ -32,7 +32,7 @@ function credentialsBag(headers: IncomingHttpHeaders, query: URLSearchParams): R
 
 /** The connecting user's id and session token, or an ApiError to answer with. */
 export async function authenticateUpgrade(app: AppContext, headers: IncomingHttpHeaders, query: URLSearchParams): Promise<{ userId: string; sessionToken: string }> {
-  if (!friendsEnabled(app)) throw new ApiError('friendsDisabled');
+  requireFriendsEnabled(app);
   const caller = callerFromHeaders(credentialsBag(headers, query));
   const c = caller.credentials;
   if (!c.appId) throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Id.');
