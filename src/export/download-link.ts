@@ -26,7 +26,7 @@ export function tokenMatches(given: string, storedHash: string | null): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Path of the download route (mounted by mount-export.ts). */
+/** Path of the download route (src/http/routes/export.ts). */
 export const DOWNLOAD_ROUTE = '/larder/export/:file';
 
 /** The absolute download URL of a job. */

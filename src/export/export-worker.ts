@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { AppContext } from '../app-context.ts';
+import { nowOf, type AppContext } from '../app-context.ts';
 import { isApiError } from '../errors/api-error.ts';
 import type { Logger } from '../log.ts';
 import { breakLease, claimJob, expiredJobs, failJob, jobsWithFiles, leasedJobs, markExpired, purgeOldJobs, renewLease, type ExportJobRow } from './export-jobs.ts';
@@ -137,9 +137,8 @@ export class ExportWorker {
     heartbeat.unref();
     try {
       this.logger.info({ jobId: job.id, attempt: job.attempts, pageDelayMs: this.opts.pageDelayMs }, 'export job started');
-      const { bytes } = await runExportJob({ app: this.app, job, owner: this.owner, opts: this.opts, signal: controller.signal });
+      const { bytes, expiresAt } = await runExportJob({ app: this.app, job, owner: this.owner, opts: this.opts, signal: controller.signal });
       this.logger.info({ jobId: job.id, bytes }, 'export job done');
-      const expiresAt = new Date((this.app.clock ? this.app.clock() : new Date()).getTime() + this.opts.linkTtlMs);
       await mailOutcome(this.app, this.logger, job.id, job.email, { status: 'done', expiresAt });
     } catch (err) {
       if (err instanceof JobInterrupted) {
@@ -171,7 +170,7 @@ export class ExportWorker {
   /** Deletes archives whose link expired, old job records, and files of jobs that no longer exist. */
   async cleanup(): Promise<void> {
     try {
-      const now = this.app.clock ? this.app.clock() : new Date();
+      const now = nowOf(this.app);
       for (const id of await expiredJobs(this.app.db, now)) {
         await rm(archivePath(this.opts.dir, id), { force: true });
         await markExpired(this.app.db, id);

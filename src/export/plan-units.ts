@@ -34,12 +34,13 @@ export async function planUnits(app: AppContext, params: ExportParams): Promise<
   const units: ExportUnit[] = [];
   for (const schema of await selectClasses(app, params.classes)) {
     const className = schema.name;
-    units.push({ kind: 'schema', entry: schemaEntry(className), className, content: `${JSON.stringify({ className, fields: formatClassSchema(schema) })}\n` });
+    const fields = formatClassSchema(schema);
+    units.push({ kind: 'schema', entry: schemaEntry(className), className, content: `${JSON.stringify({ className, fields })}\n` });
     if (params.onlySchema) continue;
     units.push({ kind: 'class', entry: classEntry(className), className });
     // Relation columns from the schema (declared, maybe empty) and from the join table.
     const keys = new Map<string, string | undefined>();
-    for (const [key, f] of Object.entries(formatClassSchema(schema))) if (f.type === 'Relation') keys.set(key, f.className);
+    for (const [key, f] of Object.entries(fields)) if (f.type === 'Relation') keys.set(key, f.className);
     for (const r of await relationKeys(app.db, className)) if (!keys.get(r.key)) keys.set(r.key, r.target);
     for (const [key, relatedClass] of [...keys].sort(([a], [b]) => (a < b ? -1 : 1))) {
       units.push({ kind: 'join', entry: joinEntry(className, key), className, key, relatedClass });

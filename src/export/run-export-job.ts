@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppContext } from '../app-context.ts';
+import { nowOf, type AppContext } from '../app-context.ts';
 import { classHeader, joinHeader } from './archive-layout.ts';
 import { finishJob, saveProgress, type ExportJobRow } from './export-jobs.ts';
 import type { ExportOptions } from './export-options.ts';
@@ -76,7 +76,7 @@ async function spoolUnit(run: JobRun, params: ExportParams, unit: ExportUnit, pa
 }
 
 /** Runs the job; resolves when it is done (or throws: JobInterrupted, or the reason it failed). */
-export async function runExportJob(run: JobRun): Promise<{ bytes: number }> {
+export async function runExportJob(run: JobRun): Promise<{ bytes: number; expiresAt: Date }> {
   const { app, job, owner, opts } = run;
   const params = storedExportParams(job.params);
   const progress: ExportProgress = parseProgress(job.progress);
@@ -98,8 +98,8 @@ export async function runExportJob(run: JobRun): Promise<{ bytes: number }> {
   if (run.signal.aborted) throw new JobInterrupted('stopped');
   const bytes = await packArchive(entries, archivePath(opts.dir, job.id), new Date());
   const token = downloadToken(app.keys.serverSecret, job.id);
-  const expiresAt = new Date((app.clock ? app.clock() : new Date()).getTime() + opts.linkTtlMs);
+  const expiresAt = new Date(nowOf(app).getTime() + opts.linkTtlMs);
   if (!(await finishJob(app.db, job.id, owner, { tokenHash: tokenHash(token), bytes, expiresAt }))) throw new JobInterrupted('lease lost');
   await rm(work, { recursive: true, force: true });
-  return { bytes };
+  return { bytes, expiresAt };
 }

@@ -13,9 +13,13 @@ import { countSkip, type ClassStats, type ImportEvents, type RelationStats } fro
 import { readLines } from './read-lines.ts';
 import { writeRelations } from './write-relations.ts';
 import type { ImportTarget } from './write-objects.ts';
+import { constants } from 'node:buffer';
 
-/** Largest `{"results":[...]}` document read whole (the old format cannot be streamed). */
-export const MAX_JSON_DOCUMENT_BYTES = 1024 * 1024 * 1024;
+/**
+ * Largest `{"results":[...]}` document read whole (the old format cannot be streamed): a quarter
+ * of V8's longest string, so that the text always fits in one string and parsing it has room.
+ */
+export const MAX_JSON_DOCUMENT_BYTES = Math.floor(constants.MAX_STRING_LENGTH / 4);
 /** Relation rows per writeRelations call. */
 const PAIRS_PER_WRITE = 1000;
 

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { nowOf } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { downloadUrl, tokenMatches } from '../../export/download-link.ts';
+import { DOWNLOAD_ROUTE, downloadUrl, tokenMatches } from '../../export/download-link.ts';
 import { getJob, insertJob, JOB_ID, type ExportJobRow } from '../../export/export-jobs.ts';
 import { EXPORT_TIMINGS, type ExportOptions } from '../../export/export-options.ts';
 import { parseExportParams } from '../../export/export-params.ts';
@@ -79,7 +79,7 @@ function notFound(reply: FastifyReply): FastifyReply {
 
 /** Serves archives by their link. */
 function mountDownload(server: FastifyInstance, app: AppContext, opts: ExportOptions, logger: Logger): void {
-  server.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>('/larder/export/:file', { compress: false }, async (req, reply) => {
+  server.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>(DOWNLOAD_ROUTE, { compress: false }, async (req, reply) => {
     const m = DOWNLOAD_FILE.exec(req.params.file);
     const token = req.query.token;
     if (!m || typeof token !== 'string' || token.length === 0 || token.length > 200) return notFound(reply);
