@@ -49,7 +49,7 @@ export async function runCreateGroup(ctx: RequestContext, className: string, ite
   for (const p of prepared) {
     const q = items[p.index].query;
     const full = flag(q, 'fetchWhenSave') || flag(q, 'new');
-    results[p.index] = { success: full ? await withFiles(ctx, createdObject(p.row)) : { objectId: p.row.objectId, createdAt: p.row.now } };
+    results[p.index] = { success: full ? await withFiles(ctx, className, createdObject(p.row)) : { objectId: p.row.objectId, createdAt: p.row.now } };
   }
   return results;
 }

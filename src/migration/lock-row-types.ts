@@ -53,7 +53,7 @@ export async function lockRowTypes(target: ImportTarget, className: string, rows
         continue;
       }
       try {
-        // Its checks (111, one GeoPoint, field limit) run before its UPDATE: a refusal leaves
+        // Its checks (111, field limit) run before its UPDATE: a refusal leaves
         // the transaction usable.
         s = await classes.lockFields(tx, className, r.row.types);
         ok.push(r);

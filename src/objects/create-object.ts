@@ -12,6 +12,7 @@ import { newObjectId } from './object-id.ts';
 import { parseWriteBody } from './parse-write.ts';
 import { applyRelationChanges } from './relation-rows.ts';
 import type { WireObject } from './encode.ts';
+import { addRelationMarkers } from './relation-fields.ts';
 import { expandFiles } from './expand-files.ts';
 
 /** The outcome of a create: the stored object in wire form. */
@@ -147,8 +148,12 @@ export async function createObject(ctx: RequestContext, className: string, body:
   };
 }
 
-/** Expands file references of a freshly written object for a fetchWhenSave response. */
-export async function withFiles(ctx: RequestContext, object: WireObject): Promise<WireObject> {
+/**
+ * A freshly written object for a fetchWhenSave / new=true answer: file references expanded and
+ * the class's Relation markers added, as a GET of the object would show them.
+ */
+export async function withFiles(ctx: RequestContext, className: string, object: WireObject): Promise<WireObject> {
+  addRelationMarkers(object, ctx.app.classes.cached(className));
   await expandFiles(ctx.app.db, [object]);
   return object;
 }

@@ -1,5 +1,7 @@
 import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import type { ObjectRow } from './object-row.ts';
+import { addRelationMarkers } from './relation-fields.ts';
 import { toIso } from './timestamps.ts';
 
 /** A JSON object as sent to clients. */
@@ -12,6 +14,8 @@ export interface EncodeOptions {
   withAcl: boolean;
   /** Read with the master key: it also sees `authData` (schema/hidden-fields.ts). */
   master?: boolean;
+  /** The class's schema: its Relation fields show their marker on every object (relation-fields.ts). */
+  schema?: ClassSchema;
 }
 
 /**
@@ -37,6 +41,7 @@ function encodeInto(out: WireObject, row: ObjectRow, opts: EncodeOptions): WireO
   out.objectId = row.objectId;
   out.createdAt = toIso(row.createdAt);
   out.updatedAt = toIso(row.updatedAt);
+  if (opts.schema) addRelationMarkers(out, opts.schema);
   if (opts.withAcl) out.ACL = row.acl ?? { '*': { read: true, write: true } };
   return out;
 }

@@ -75,7 +75,8 @@ async function countOf(ctx: RequestContext, plan: FindPlan): Promise<number> {
 /** Encodes a page of rows, then include, file expansion and key projection. */
 async function finishPage(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, rows: readonly ObjectRow[]): Promise<WireObject[]> {
   const { db, classes } = ctx.app;
-  const objects = rows.map((r) => encodeOwnedRow(r, { className, withAcl: plan.withAcl, master: ctx.master }));
+  const schema = classes.cached(className);
+  const objects = rows.map((r) => encodeOwnedRow(r, { className, withAcl: plan.withAcl, master: ctx.master, schema }));
   if (q.include.length) await resolveIncludes({ db, classes, readers: plan.readers, permits: (c) => classPermits(ctx, c, 'get') }, objects, q.include);
   await expandFiles(db, objects);
   return q.keys ? objects.map((o) => projectKeys(o, q.keys)) : objects;
@@ -110,7 +111,7 @@ export async function findObjects(ctx: RequestContext, className: string, q: Fin
  * one. Otherwise the answer is findObjects'.
  */
 export async function findObjectsJson(ctx: RequestContext, className: string, q: FindQuery): Promise<FindResult | RawJson> {
-  if (q.include.length || q.keys || q.limit <= 0 || !textEncodable(className)) return findObjects(ctx, className, q);
+  if (q.include.length || q.keys || q.limit <= 0 || !textEncodable(className, await ctx.app.classes.find(className))) return findObjects(ctx, className, q);
   const plan = await planFind(ctx, className, q);
   if (!plan) return q.count ? { results: [], count: 0 } : { results: [] };
   if (plan.withAcl) return runFind(ctx, className, plan, q);

@@ -43,7 +43,7 @@ async function checkGet(ctx: RequestContext, className: string): Promise<readonl
 
 async function finish(ctx: RequestContext, className: string, row: ObjectRow, readers: readonly string[] | null, opts: GetOptions): Promise<WireObject> {
   const { db, classes } = ctx.app;
-  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts), master: ctx.master });
+  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts), master: ctx.master, schema: classes.cached(className) });
   if (opts.include.length) await resolveIncludes({ db, classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, [obj], opts.include);
   await expandFiles(db, [obj]);
   return projectKeys(obj, opts.keys);
@@ -59,7 +59,7 @@ function withAcl(ctx: RequestContext, opts: GetOptions): boolean {
  * (raw-json.ts); otherwise it is getObject's.
  */
 export async function getObjectJson(ctx: RequestContext, className: string, objectId: string, opts: GetOptions): Promise<WireObject | RawJson | undefined> {
-  if (opts.include.length || opts.keys || withAcl(ctx, opts) || !textEncodable(className)) return getObject(ctx, className, objectId, opts);
+  if (opts.include.length || opts.keys || withAcl(ctx, opts) || !textEncodable(className, await ctx.app.classes.find(className))) return getObject(ctx, className, objectId, opts);
   const readers = await checkGet(ctx, className);
   const rows = await ctx.app.db.query<TextRow>(
     prepared(sql`SELECT ${TEXT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ${objectId} AND ${aclClause(readers)}`),

@@ -86,12 +86,13 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
   }
   const out = new Map<string, WireObject>();
   for (const [className, set] of ids) {
-    if (!(await deps.classes.find(className, deps.db))) continue;
+    const schema = await deps.classes.find(className, deps.db);
+    if (!schema) continue;
     if (deps.permits && !(await deps.permits(className))) continue;
     const rows = await deps.db.query<ObjectRow>(
       sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
     );
-    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: deps.readers === null }));
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: deps.readers === null, schema }));
   }
   return out;
 }

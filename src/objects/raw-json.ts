@@ -1,5 +1,7 @@
 import { hiddenFields } from '../schema/hidden-fields.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import type { ObjectRow } from './object-row.ts';
+import { hasRelationFields } from './relation-fields.ts';
 import { toIso } from './timestamps.ts';
 
 /**
@@ -30,10 +32,11 @@ const FILE_MARK = '"__type": "File"';
 
 /**
  * Whether rows of this class can be sent as spliced text: no hidden fields to drop (only
- * built-in classes have them). Callers also need no include, no keys, no ACL in the answer.
+ * built-in classes have them) and no Relation markers to add (relation-fields.ts). Callers also
+ * need no include, no keys, no ACL in the answer.
  */
-export function textEncodable(className: string): boolean {
-  return hiddenFields(className).length === 0;
+export function textEncodable(className: string, schema?: ClassSchema): boolean {
+  return hiddenFields(className).length === 0 && !hasRelationFields(schema);
 }
 
 /** Whether a row's document may hold a File reference (it then needs expandFiles). */

@@ -136,8 +136,9 @@ export class ClassRegistry {
 
   /**
    * The type lock: checks each written field against its locked type (111) and records new
-   * fields, enforcing the field limit and one GeoPoint per class. Runs in the write's
-   * transaction, holding the catalogue row lock while new fields are added.
+   * fields, enforcing the field limit (a class may have several GeoPoint fields, as LeanCloud
+   * accepted). Runs in the write's transaction, holding the catalogue row lock while new fields
+   * are added.
    */
   async lockFields(tx: Queryable, name: string, types: Record<string, FieldSchema>): Promise<ClassSchema> {
     const cached = this.cache.get(name);
@@ -151,10 +152,6 @@ export class ClassRegistry {
       if (have) {
         if (!sameType(have, t)) throw mismatch(k, have, t);
         continue;
-      }
-      if (t.type === 'GeoPoint') {
-        const other = Object.entries(fields).find(([, f]) => f.type === 'GeoPoint');
-        if (other) throw new ApiError('incorrectType', `A class may have only one GeoPoint field; '${other[0]}' is already one.`);
       }
       fields[k] = t;
       added[k] = t;

@@ -5,8 +5,16 @@ import { forEachEngine } from './harness/engines.ts';
 import { seedUsers } from './harness/seed-users.ts';
 import { assertError } from './harness/user-helpers.ts';
 
-/** One call of every friendship endpoint, as user a about user b. */
+/** The storage SDK's follow API: it answers without the switch and without a chosen model. */
+const STORAGE_FOLLOW = ['POST friendship', 'PUT friendship', 'DELETE friendship', 'GET followers', 'GET followees', 'GET followersAndFollowees', 'GET mutualFollowees'];
+
+/** One call of every friends-service endpoint (the storage follow API excluded), as user a about user b. */
 function everyEndpoint(a: { objectId: string; sessionToken: string }, b: { objectId: string }) {
+  return allEndpoints(a, b).filter((e) => !STORAGE_FOLLOW.includes(e.name));
+}
+
+/** One call of every friendship endpoint, as user a about user b. */
+function allEndpoints(a: { objectId: string; sessionToken: string }, b: { objectId: string }) {
   const s = { session: a.sessionToken };
   const ptr = (objectId: string) => ({ __type: 'Pointer', className: '_User', objectId });
   return [
@@ -78,5 +86,43 @@ forEachEngine('friendships: service switch and model choice', (h) => {
     }
     const other = chosen === 'follow' ? 'mutual' : 'follow';
     assertError(await h().client.put('/1.1/larder/settings', { friendModel: other }, { master: true }), 400, 1);
+  });
+});
+
+forEachEngine('friendships: the storage follow API without the friends service', (h) => {
+  test('the storage follow API works with the switch off and no model chosen (AV.User#follow)', async () => {
+    const [a, b] = await seedUsers(h(), 2);
+    const c = h().client;
+    const followed = await c.post(`/1.1/users/self/friendship/${b.objectId}`, {}, { session: a.sessionToken });
+    assert.equal(followed.status, 200, JSON.stringify(followed.body));
+    const mine = await c.get(`/1.1/users/${a.objectId}/followees`, { include: 'followee' }, { session: a.sessionToken });
+    assert.deepEqual(mine.body.results.map((r: { followee: { objectId: string } }) => r.followee.objectId), [b.objectId]);
+    const theirs = await c.get(`/1.1/users/${b.objectId}/followers`, undefined, { session: b.sessionToken });
+    assert.deepEqual(theirs.body.results.map((r: { follower: { objectId: string } }) => r.follower.objectId), [a.objectId]);
+    const both = await c.get(`/1.1/users/${b.objectId}/followersAndFollowees`, { count: 1 }, { session: b.sessionToken });
+    assert.equal(both.body.followers_count, 1);
+    assert.equal(both.body.followees_count, 0);
+    const attrs = await c.put(`/1.1/users/${a.objectId}/friendship/${b.objectId}`, { group: 'close' }, { session: a.sessionToken });
+    assert.equal(attrs.status, 200, JSON.stringify(attrs.body));
+    const mutual = await c.get(`/1.1/users/${a.objectId}/mutualFollowees`, undefined, { session: a.sessionToken });
+    assert.deepEqual(mutual.body.results, []);
+    assert.equal((await c.delete(`/1.1/users/self/friendship/${b.objectId}`, { session: a.sessionToken })).status, 200);
+    assertError(await c.delete(`/1.1/users/self/friendship/${b.objectId}`, { session: a.sessionToken }), 404, 221);
+    // Still a user or the master key, and a user acts only as itself.
+    assertError(await c.post(`/1.1/users/${b.objectId}/friendship/${a.objectId}`, {}), 403, 206);
+    assertError(await c.post(`/1.1/users/${b.objectId}/friendship/${a.objectId}`, {}, { session: a.sessionToken }), 403, 1);
+    // The friends service proper stays off.
+    assertError(await c.get('/friend/v2/follow-list', undefined, { session: a.sessionToken }), 403, 1);
+    const settings = await c.get('/1.1/larder/settings', undefined, { master: true });
+    assert.equal(settings.body.friendModel, '', 'following chose no model');
+  });
+
+  test('an app that chose the mutual model refuses follows', async () => {
+    assert.equal((await h().client.put('/1.1/larder/settings', { friendModel: 'mutual' }, { master: true })).status, 200);
+    const [a, b] = await seedUsers(h(), 2);
+    const res = await h().client.post(`/1.1/users/self/friendship/${b.objectId}`, {}, { session: a.sessionToken });
+    assertError(res, 400, 1);
+    assert.match(res.body.error, /follow model.*mutual friends model/);
+    assertError(await h().client.get(`/1.1/users/${a.objectId}/followers`, undefined, { session: a.sessionToken }), 400, 1);
   });
 });

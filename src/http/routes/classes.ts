@@ -27,7 +27,7 @@ function wantsObject(req: ApiRequest): boolean {
 export async function createRoute(req: ApiRequest, className: string, location: string): Promise<ReturnType<typeof ok>> {
   assertWritableClass(className);
   const created = await createObject(req.ctx, className, req.body);
-  const body = wantsObject(req) ? await withFiles(req.ctx, created.object) : { objectId: created.objectId, createdAt: created.createdAt };
+  const body = wantsObject(req) ? await withFiles(req.ctx, className, created.object) : { objectId: created.objectId, createdAt: created.createdAt };
   return ok(body, 201, { Location: `${req.ctx.baseUrl}${location}/${created.objectId}` });
 }
 
@@ -37,7 +37,7 @@ export async function updateRoute(req: ApiRequest, className: string): Promise<R
   const objectId = objectIdOf(req);
   const res = await updateObject(req.ctx, className, objectId, req.body, { where: json(req.query, 'where') });
   const base = { updatedAt: res.updatedAt, objectId };
-  return ok(wantsObject(req) ? await withFiles(req.ctx, { ...res.changed, ...base }) : base);
+  return ok(wantsObject(req) ? await withFiles(req.ctx, className, { ...res.changed, ...base }) : base);
 }
 
 /** DELETE of one object or of comma-joined ids. */

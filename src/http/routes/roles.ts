@@ -20,7 +20,7 @@ function wantsObject(req: ApiRequest): boolean {
 
 async function create(req: ApiRequest, collection: string): Promise<ApiResponse> {
   const created = await createRole(req.ctx, req.body);
-  const body = wantsObject(req) ? await withFiles(req.ctx, created.object) : { objectId: created.objectId, createdAt: created.createdAt };
+  const body = wantsObject(req) ? await withFiles(req.ctx, '_Role', created.object) : { objectId: created.objectId, createdAt: created.createdAt };
   return ok(body, 201, { Location: `${req.ctx.baseUrl}${collection}/${created.objectId}` });
 }
 

@@ -36,9 +36,31 @@ export interface FriendCaller {
 export async function friendCaller(ctx: RequestContext, need: ModelNeed): Promise<FriendCaller> {
   requireFriendsEnabled(ctx.app);
   requireModel(ctx.app, need);
+  return signedIn(ctx);
+}
+
+/** A user session or the master key (403/206 otherwise). */
+async function signedIn(ctx: RequestContext): Promise<FriendCaller> {
   const p = await ctx.principal();
   if (!p.master && !p.userId) throw new ApiError('sessionRequired', 'This endpoint needs the session of a user (X-LC-Session).');
   return { master: p.master, userId: p.userId };
+}
+
+/**
+ * The gate of the storage SDK's follow API (`AV.User#follow` / `unfollow`, followers, followees
+ * and the status inbox built on them): every LeanCloud app had it long before the TDS friends
+ * service and its console switch, so it answers without `richPresenceSync` and without a chosen
+ * friend model (an unchosen model acts as the follow model here). Only an app that chose the
+ * mutual model refuses it, because there `_Followee` rows are friendships, not follows.
+ */
+export async function storageFollowCaller(ctx: RequestContext): Promise<FriendCaller> {
+  if (ctx.app.settings.friendModel === 'mutual') requireModel(ctx.app, 'follow');
+  return signedIn(ctx);
+}
+
+/** True when the app uses follows (the follow model, or no model chosen yet: the storage follow API). */
+export function followsApply(app: AppContext): boolean {
+  return app.settings.friendModel !== 'mutual';
 }
 
 /** The session's user, for endpoints that always act as the caller (the TDS /friend/v2 ones). */

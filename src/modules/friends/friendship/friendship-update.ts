@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../app-context.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import type { WireObject } from '../../../objects/encode.ts';
 import type { FriendAttrs } from './friend-attrs.ts';
+import { followsApply } from './friend-guard.ts';
 import { deleteRow, updateRow } from './friend-rows.ts';
 import { FOLLOWEE, FOLLOWER, REQUEST } from './friend-tables.ts';
 import { friendTransaction } from './friend-tx.ts';
@@ -15,7 +16,7 @@ export async function updateFriendship(ctx: RequestContext, a: string, b: string
   if (Object.keys(attrs.data).length === 0) throw new ApiError('badRequest', 'No friendship attributes to update.');
   const row = await friendTransaction(ctx.app, [a, b], async (ft) => {
     const r = await updateRow(ft, { cls: FOLLOWEE, owner: a, other: b }, attrs.data, attrs.types);
-    if (r && ctx.app.settings.friendModel === 'follow') await updateRow(ft, { cls: FOLLOWER, owner: b, other: a }, attrs.data, attrs.types);
+    if (r && followsApply(ctx.app)) await updateRow(ft, { cls: FOLLOWER, owner: b, other: a }, attrs.data, attrs.types);
     return r;
   });
   if (!row) throw new ApiError('friendshipNotFound', `User ${a} has no friendship with user ${b}.`);

@@ -10,7 +10,7 @@ import { parseFindQuery } from '../../../http/find-params.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../http/route.ts';
 import { block, unblock } from './block-list.ts';
 import { attrsOfBody } from './friend-attrs.ts';
-import { friendCaller, pathUser, sessionUser, targetId, userPointer, type ModelNeed } from './friend-guard.ts';
+import { followsApply, friendCaller, pathUser, sessionUser, storageFollowCaller, targetId, userPointer, type FriendCaller, type ModelNeed } from './friend-guard.ts';
 import { followers, followees, followersAndFollowees, friendsOf, mutualFollowees } from './friend-queries.ts';
 import { BLOCKLIST } from './friend-tables.ts';
 import { findObjects } from '../../../objects/find-objects.ts';
@@ -25,9 +25,17 @@ async function actor(req: ApiRequest, need: ModelNeed): Promise<string> {
   return pathUser(await friendCaller(req.ctx, need), req.params.userId);
 }
 
+/**
+ * The gate of `/1.1/users/<id>/friendship/<target>` writes shared by both models: in the mutual
+ * model the friends service's; otherwise the storage follow API's, which needs no switch.
+ */
+function sharedCaller(ctx: RequestContext): Promise<FriendCaller> {
+  return followsApply(ctx.app) ? storageFollowCaller(ctx) : friendCaller(ctx, 'any');
+}
+
 /** The user whose lists a read names: anyone (rows stay ACL-filtered), `self` for the caller. */
 async function listOwner(req: ApiRequest): Promise<string> {
-  const caller = await friendCaller(req.ctx, 'follow');
+  const caller = await storageFollowCaller(req.ctx);
   return req.params.userId === 'self' ? sessionUser(caller) : targetId(req.params.userId);
 }
 
@@ -66,15 +74,15 @@ const sharedRoutes: Route[] = [
   {
     method: 'PUT',
     path: '/1.1/users/:userId/friendship/:targetId',
-    handler: async (req) => ok(await updateFriendship(req.ctx, await actor(req, 'any'), targetId(req.params.targetId), attrsOfBody(req.body))),
+    handler: async (req) => ok(await updateFriendship(req.ctx, pathUser(await sharedCaller(req.ctx), req.params.userId), targetId(req.params.targetId), attrsOfBody(req.body))),
   },
   {
     method: 'DELETE',
     path: '/1.1/users/:userId/friendship/:targetId',
     handler: async (req) => {
-      const a = await actor(req, 'any');
+      const a = pathUser(await sharedCaller(req.ctx), req.params.userId);
       const b = targetId(req.params.targetId);
-      if (req.ctx.app.settings.friendModel === 'mutual') await deleteFriend(req.ctx, a, b);
+      if (!followsApply(req.ctx.app)) await deleteFriend(req.ctx, a, b);
       else await unfollow(req.ctx, a, b);
       return ok({});
     },
@@ -125,7 +133,7 @@ const followRoutes: Route[] = [
   {
     method: 'POST',
     path: '/1.1/users/:userId/friendship/:targetId',
-    handler: async (req) => ok(await follow(req.ctx, await actor(req, 'follow'), targetId(req.params.targetId), attrsOfBody(req.body))),
+    handler: async (req) => ok(await follow(req.ctx, pathUser(await storageFollowCaller(req.ctx), req.params.userId), targetId(req.params.targetId), attrsOfBody(req.body))),
   },
   { method: 'GET', path: '/1.1/users/:userId/followers', handler: async (req) => ok(await followers(req.ctx, await listOwner(req), parseFindQuery(req.query))) },
   { method: 'GET', path: '/1.1/users/:userId/followees', handler: async (req) => ok(await followees(req.ctx, await listOwner(req), parseFindQuery(req.query))) },
