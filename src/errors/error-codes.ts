@@ -90,6 +90,7 @@ export const ERRORS = {
   friendsTooManyConnections: e(429, 429, 'Too many friends WebSocket connections for this user: at most 20 on one server process.'),
   friendshipNotFound: e(221, 404, 'Friendship not found.'),
   friendModelMismatch: e(1, 400, 'This endpoint belongs to a friend model the app has not chosen.'),
+  cqlSyntax: e(300, 400, 'CQL syntax error.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Name of an entry in the catalogue. */

@@ -73,6 +73,8 @@ export type Condition =
       readonly options: string;
       /** The translated PostgreSQL ARE, embedded options included: `(?p)^abc`. */
       readonly pattern: string;
+      /** `{$not: {$regex}}` (CQL `not like` / `not regexp`): objects whose field does not match, missing fields included. */
+      readonly negated?: boolean;
     }
   | { readonly kind: 'inQuery'; readonly field: FieldPath; readonly negated: boolean; readonly query: SubQuery }
   | {

@@ -36,7 +36,7 @@ export const DISTANCE_BOUNDS: Readonly<Record<string, { bound: 'max' | 'min'; pe
 /** Every operator accepted under a field key (for messages and tests). */
 export const FIELD_OPERATORS: readonly string[] = [
   ...Object.keys(COMPARE_OPS),
-  '$in', '$nin', '$all', '$size', '$exists', '$regex', '$options',
+  '$in', '$nin', '$all', '$size', '$exists', '$regex', '$options', '$not',
   '$select', '$dontSelect', '$inQuery', '$notInQuery', '$nearSphere', '$within',
   ...Object.keys(DISTANCE_BOUNDS),
 ];
@@ -107,6 +107,8 @@ function parseOperator(
       return { kind: 'exists', field, exists: raw };
     case '$regex':
       return parseRegex(field, raw, obj.$options);
+    case '$not':
+      return parseNot(field, raw);
     case '$inQuery':
     case '$notInQuery':
       return { kind: 'inQuery', field, negated: key === '$notInQuery', query: parseSubQuery(raw, key, ctx) };
@@ -123,11 +125,22 @@ function parseOperator(
   }
 }
 
-function parseRegex(field: FieldPath, raw: unknown, options: unknown): Condition {
+function parseRegex(field: FieldPath, raw: unknown, options: unknown): Extract<Condition, { kind: 'regex' }> {
   if (typeof raw !== 'string') throw new ApiError('invalidRegex', '$regex needs a string pattern.');
   if (options !== undefined && typeof options !== 'string') throw new ApiError('invalidRegex', '$options needs a string.');
   const opts = options ?? '';
   return { kind: 'regex', field, source: raw, options: opts, pattern: translateRegex(raw, opts) };
+}
+
+/**
+ * `{$not: {$regex, $options?}}`: the negation of a regex, as MongoDB writes it. Only a regex may
+ * stand inside; it is what CQL's `not like` and `not regexp` compile to (modules/cql).
+ */
+function parseNot(field: FieldPath, raw: unknown): Condition {
+  if (!isPlainObject(raw) || !has(raw, '$regex') || Object.keys(raw).some((k) => k !== '$regex' && k !== '$options')) {
+    invalidQuery('$not takes only {"$regex": ..., "$options": ...}.');
+  }
+  return { ...parseRegex(field, raw.$regex, raw.$options), negated: true };
 }
 
 function parseNear(field: FieldPath, raw: unknown, obj: Record<string, unknown>): Condition {

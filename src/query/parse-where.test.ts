@@ -38,6 +38,7 @@ const PARSES: Array<[name: string, where: unknown, expected: Condition]> = [
   ['$size', { a: { $size: 2 } }, { kind: 'size', field: ['a'], size: 2 }],
   ['$exists', { a: { $exists: false } }, { kind: 'exists', field: ['a'], exists: false }],
   ['$regex with $options', { a: { $regex: '^\\Qa.b\\E', $options: 'i' } }, { kind: 'regex', field: ['a'], source: '^\\Qa.b\\E', options: 'i', pattern: '(?pi)^a\\.b' }],
+  ['$not around $regex (CQL not like)', { a: { $not: { $regex: '^x', $options: 'i' } } }, { kind: 'regex', field: ['a'], source: '^x', options: 'i', pattern: '(?pi)^x', negated: true }],
   ['$inQuery defaults', { p: { $inQuery: { className: 'Post', where: { a: 1 } } } }, { kind: 'inQuery', field: ['p'], negated: false, query: {
     className: 'Post', where: { kind: 'compare', field: ['a'], op: 'eq', value: { type: 'number', value: 1 } }, limit: 100, skip: 0,
   } }],
@@ -120,6 +121,8 @@ const REJECTS: Array<[name: string, where: unknown, code: number, message: RegEx
   ['lone surrogate', { a: '\ud800' }, 102, /surrogate/],
   ['bad regex option', { a: { $regex: 'x', $options: 'g' } }, 102, /unsupported option "g"/],
   ['$regex not a string', { a: { $regex: 5 } }, 102, /string pattern/],
+  ['$not around something else', { a: { $not: { $gt: 1 } } }, 102, /\$not takes only/],
+  ['$not with extra members', { a: { $not: { $regex: 'x', $gt: 1 } } }, 102, /\$not takes only/],
   ['$options without $regex', { a: { $options: 'i' } }, 102, /together with \$regex/],
   ['unbalanced regex', { a: { $regex: '(a' } }, 102, /missing \)/],
   ['regex too long', { a: { $regex: 'a'.repeat(MAX_REGEX_LENGTH + 1) } }, 102, /limited to 1000/],

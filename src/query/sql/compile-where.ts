@@ -84,8 +84,11 @@ export function compileCondition(cond: Condition, ctx: CompileContext): Sql {
       return compileSize(resolveField(ctx.schema, cond.field), cond.size);
     case 'exists':
       return compileExists(resolveField(ctx.schema, cond.field), cond.exists);
-    case 'regex':
-      return compileRegex(resolveField(ctx.schema, cond.field), cond.pattern);
+    case 'regex': {
+      const match = compileRegex(resolveField(ctx.schema, cond.field), cond.pattern);
+      // A negated regex matches every object the regex does not, missing fields included.
+      return cond.negated ? sql`NOT COALESCE((${match}), FALSE)` : match;
+    }
     case 'inQuery': {
       const positive = compileInQuery(resolveField(ctx.schema, cond.field), cond.query, ctx, compileCondition);
       return cond.negated ? not(positive) : positive;

@@ -1,0 +1,21 @@
+import type { LarderModule } from '../../larder-module.ts';
+import { ok } from '../../http/route.ts';
+import { text } from '../../http/query-params.ts';
+import { cloudQuery, parsePvalues } from './cloud-query.ts';
+
+/**
+ * CQL, LeanCloud's SQL-like query language (`GET /1.1/cloudQuery?cql=...&pvalues=[...]`, the JS
+ * SDK's `AV.Query.doCloudQuery`). docs/cql.md.
+ */
+export function cqlModule(): LarderModule {
+  return {
+    name: 'cql',
+    routes: () => [
+      {
+        method: 'GET',
+        path: '/1.1/cloudQuery',
+        handler: async (req) => ok(await cloudQuery(req.ctx, text(req.query, 'cql'), parsePvalues(req.query.pvalues))),
+      },
+    ],
+  };
+}
