@@ -18,6 +18,7 @@ import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
 import type { Logger } from './log.ts';
 import type { LarderModule } from './larder-module.ts';
+import type { HttpPolicy } from './http/http-policy.ts';
 
 /** Options of the HTTP app. */
 export interface CreateAppOptions {
@@ -29,6 +30,8 @@ export interface CreateAppOptions {
   modules?: readonly LarderModule[];
   /** Where and how data exports run (LARDER_EXPORT_*); a temporary directory when absent. */
   exportOptions?: ExportOptions;
+  /** CORS and proxy trust (src/http/http-policy.ts); the defaults when absent. */
+  policy?: HttpPolicy;
 }
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
@@ -50,6 +53,7 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     publicUrl: opts.publicUrl,
     isDraining: opts.isDraining,
     extraPrefixes: modules.flatMap((m) => m.prefixes ?? []),
+    policy: opts.policy,
   });
   await mountExport(server, app, opts.logger, opts.exportOptions);
   for (const m of modules) await m.mount?.(server, app, opts.logger);

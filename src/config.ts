@@ -39,6 +39,10 @@ export interface Config {
   exportLinkTtlHours: number;
   /** Pause between two pages of an export, ms (spares the database). */
   exportPageDelayMs: number;
+  /** Browser origins allowed by CORS: `*` (any, without credentials) or a comma-separated list; src/http/cors-proxy.ts. */
+  corsOrigins: string;
+  /** Reverse proxies whose X-Forwarded-* headers are trusted (unset: none); src/http/cors-proxy.ts. */
+  trustProxy: string | undefined;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -82,6 +86,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'exportDir', env: 'LARDER_EXPORT_DIR', flag: '--export-dir', kind: 'string', help: 'directory of data export archives (default <data dir>/exports; a temp dir on PostgreSQL)' },
   { key: 'exportLinkTtlHours', env: 'LARDER_EXPORT_LINK_TTL_HOURS', flag: '--export-link-ttl-hours', kind: 'int', default: 168, max: 8760, help: 'how long an export download link works, hours' },
   { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
+  { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
+  { key: 'trustProxy', env: 'LARDER_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', help: 'reverse proxies whose X-Forwarded-* headers are believed: true, a hop count, or addresses/CIDRs (unset: none)' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -165,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     exportDir: values.exportDir as string | undefined,
     exportLinkTtlHours: values.exportLinkTtlHours as number,
     exportPageDelayMs: values.exportPageDelayMs as number,
+    corsOrigins: values.corsOrigins as string,
+    trustProxy: values.trustProxy as string | undefined,
   };
 }
 

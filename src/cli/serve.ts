@@ -6,6 +6,7 @@ import type { Logger } from '../log.ts';
 import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { Database } from '../storage/database.ts';
 import { exportOptionsFromConfig } from '../export/export-options.ts';
+import { httpPolicyFromConfig } from '../http/http-policy.ts';
 
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
 // cluster primary, which serves no requests, loads none of them and stays small in memory.
@@ -157,6 +158,7 @@ async function checkSettings(config: Config): Promise<void> {
 /** One serving process: a cluster worker, or the whole server. */
 async function serveOne(config: Config, logger: Logger, print: (line: string) => void): Promise<void> {
   await checkSettings(config);
+  const policy = httpPolicyFromConfig(config);
   if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
   const [{ createApp }, { defaultModules }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
     import('../app.ts'),
@@ -177,7 +179,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules(), exportOptions: exportOptionsFromConfig(config) });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules(), exportOptions: exportOptionsFromConfig(config), policy });
     await server.listen({ host: config.host, port: config.port });
     const shutdown = async (signal: string) => {
       if (draining) return;

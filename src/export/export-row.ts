@@ -19,7 +19,8 @@ const EXPORTED_SECRETS: Readonly<Record<string, readonly string[]>> = {
 /** Encodes one stored row for the export. */
 export function exportRow(row: ObjectRow, className: string): WireObject {
   const out = encodeRow(row, { className, withAcl: true });
-  for (const key of EXPORTED_SECRETS[className] ?? []) {
+  // Own keys only: a user class may be named `constructor` or `toString`.
+  for (const key of Object.hasOwn(EXPORTED_SECRETS, className) ? EXPORTED_SECRETS[className] : []) {
     const v = row.data[key];
     if (v !== undefined && v !== null) out[key] = v;
   }

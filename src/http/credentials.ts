@@ -1,4 +1,5 @@
 import type { Credentials } from '../auth/authenticate.ts';
+import { ApiError } from '../errors/api-error.ts';
 
 /** Header names by meaning; the first is the current one, the rest are legacy aliases. */
 const HEADERS = {
@@ -67,6 +68,11 @@ export function fromFallbackBody(body: unknown): FallbackRequest | undefined {
   // fromEntries defines own properties: a `__proto__` key stays a key (refused later as a field
   // name) instead of replacing the prototype of the body, as `clean[k] = v` would.
   const clean: Record<string, unknown> = Object.fromEntries(Object.entries(b).filter(([k]) => !/^_[^_]/.test(k)));
+  // A `_method` that is not a non-empty string is a malformed request, not a create: treating
+  // `{"_method": 1}` as a POST would write what the client meant to read.
+  if (Object.hasOwn(b, '_method') && str(b._method) === undefined) {
+    throw new ApiError('invalidJson', '_method must be a string naming the method: GET, POST, PUT or DELETE.');
+  }
   const method = (str(b._method) ?? 'POST').toUpperCase();
   return {
     method,

@@ -13,6 +13,8 @@ import { mountPages } from './routes/pages.ts';
 import { RawJson } from '../objects/raw-json.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
 import type { Logger } from '../log.ts';
+import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
+import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
 
 /** What the HTTP server needs. */
 export interface ServerDeps {
@@ -25,6 +27,8 @@ export interface ServerDeps {
   isDraining?: () => boolean;
   /** Path prefixes of optional modules (e.g. '/friend') served by the same dispatcher. */
   extraPrefixes?: readonly string[];
+  /** CORS, trusted proxies (http-policy.ts); the defaults when absent. */
+  policy?: HttpPolicy;
 }
 
 const CORS_HEADERS = [
@@ -45,17 +49,18 @@ function queryOf(req: FastifyRequest): Record<string, unknown> {
 
 /** Builds the Fastify server: JSON parsing, CORS, compression, health, and the API dispatcher. */
 export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const policy = deps.policy ?? DEFAULT_HTTP_POLICY;
   const server = Fastify({
     loggerInstance: deps.logger,
     // Per-request log lines cost CPU on every call; errors are still logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
-    trustProxy: true,
+    trustProxy: fastifyTrustProxy(policy.trustProxy),
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: lazyChildLogger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
   });
-  await server.register(cors, { origin: true, credentials: true, allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
+  await server.register(cors, { ...corsPolicy(policy.corsOrigins), allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
   await server.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
 
   // Every body is JSON, whatever the content type says: SDKs send application/json, and the

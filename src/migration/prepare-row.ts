@@ -123,7 +123,7 @@ export function prepareRow(className: string, raw: unknown, now: string): Prepar
   const data: Record<string, unknown> = {};
   const types: Record<string, FieldSchema> = {};
   const dropped: DroppedField[] = [];
-  const unsupported = UNSUPPORTED[className] ?? {};
+  const unsupported = Object.hasOwn(UNSUPPORTED, className) ? UNSUPPORTED[className] : {};
   for (const [key, value] of Object.entries(raw)) {
     if (COLUMNS.has(key) || WIRE_ONLY.has(key) || value === undefined) continue;
     if (Object.hasOwn(unsupported, key)) {

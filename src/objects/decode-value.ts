@@ -17,6 +17,12 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Keys that would reach Object.prototype if some later code assigned them naively. */
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * The one key that an assignment (`out[key] = v`) turns into a prototype change. Field and
+ * nested key names such as `constructor` or `toString` are ordinary data (issue 12): every
+ * lookup keyed by them is an own-property lookup, so only `__proto__` is refused.
+ */
+export const PROTO_KEY = '__proto__';
 
 /** True for `{}`-style objects (what JSON.parse makes); false for arrays, null, class instances. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -129,7 +135,7 @@ function decodeObject(v: Record<string, unknown>, ctx: Ctx, depth: number): Reco
     if (key.includes('$') || key.includes('.')) {
       throw new ApiError('invalidNestedKey', `Invalid key ${JSON.stringify(key)} inside '${ctx.field}': keys in nested objects may not include '$' or '.'.`);
     }
-    if (PROTOTYPE_KEYS.has(key)) {
+    if (key === PROTO_KEY) {
       throw new ApiError('invalidNestedKey', `Invalid key ${JSON.stringify(key)} inside '${ctx.field}': this name is reserved.`);
     }
     if (key === '__op') {

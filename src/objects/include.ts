@@ -59,7 +59,7 @@ export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], 
   for (const [head, rests] of byHead) {
     const slots: { holder: WireObject | unknown[]; key: string | number; ptr: PointerValue }[] = [];
     for (const obj of objects) {
-      const v = obj[head];
+      const v = Object.hasOwn(obj, head) ? obj[head] : undefined;
       if (isPointer(v)) slots.push({ holder: obj, key: head, ptr: v });
       else if (Array.isArray(v)) v.forEach((item, i) => isPointer(item) && slots.push({ holder: v, key: i, ptr: item }));
     }

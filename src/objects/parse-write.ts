@@ -4,7 +4,7 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { parseAcl, type Acl } from './acl.ts';
-import { checkText, decodePointer, decodeValue, isPlainObject, MAX_VALUE_DEPTH, PROTOTYPE_KEYS } from './decode-value.ts';
+import { checkText, decodePointer, decodeValue, isPlainObject, MAX_VALUE_DEPTH, PROTO_KEY } from './decode-value.ts';
 import {
   WRITE_FLAG_KEYS,
   type FieldPath,
@@ -28,7 +28,7 @@ const RESERVED_NAMES = new Set(['objectid', 'createdat', 'updatedat', 'classname
 
 /** Validates a top-level field name (error 105): letters, digits, `_`, starting with a letter. */
 export function checkFieldName(name: string): void {
-  if (name.startsWith('__') || RESERVED_NAMES.has(name.toLowerCase()) || PROTOTYPE_KEYS.has(name)) {
+  if (name.startsWith('__') || RESERVED_NAMES.has(name.toLowerCase())) {
     throw new ApiError('invalidKeyName', `Invalid key name. The key ${JSON.stringify(name)} is reserved.`);
   }
   if (!FIELD_NAME.test(name) || name.length > MAX_FIELD_NAME_LENGTH) {
@@ -47,7 +47,7 @@ function parseKey(key: string, mode: WriteMode): FieldPath {
     throw new ApiError('invalidKeyName', `Invalid key name: the path ${JSON.stringify(key.slice(0, 200))} is too deep.`);
   }
   for (const seg of rest) {
-    if (seg.length === 0 || seg.length > MAX_FIELD_NAME_LENGTH || seg.includes('$') || PROTOTYPE_KEYS.has(seg)) {
+    if (seg.length === 0 || seg.length > MAX_FIELD_NAME_LENGTH || seg.includes('$') || seg === PROTO_KEY) {
       throw new ApiError('invalidKeyName', `Invalid key name ${JSON.stringify(key.slice(0, 200))}: bad path segment ${JSON.stringify(seg.slice(0, MAX_FIELD_NAME_LENGTH))}.`);
     }
     checkText(seg, head);

@@ -29,17 +29,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function pick(obj: Record<string, unknown>, paths: string[][], top: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (top) for (const k of ALWAYS) if (k in obj) out[k] = obj[k];
+  if (top) for (const k of ALWAYS) if (Object.hasOwn(obj, k)) out[k] = obj[k];
   const nested = new Map<string, string[][]>();
   for (const p of paths) {
     const [head, ...rest] = p;
-    if (!(head in obj)) continue;
+    // Own keys only: a field named `toString` or `constructor` is data, not a prototype member.
+    if (!Object.hasOwn(obj, head)) continue;
     if (rest.length === 0) {
       out[head] = obj[head];
       nested.delete(head);
       continue;
     }
-    if (head in out && !nested.has(head)) continue; // already whole
+    if (Object.hasOwn(out, head) && !nested.has(head)) continue; // already whole
     const list = nested.get(head) ?? [];
     list.push(rest);
     nested.set(head, list);
@@ -49,7 +50,7 @@ function pick(obj: Record<string, unknown>, paths: string[][], top: boolean): Re
     if (isPlainObject(v)) {
       const inner = pick(v, rest, false);
       // Keep what identifies a pointer or typed value, so SDKs can still decode it.
-      for (const k of ['__type', 'className', 'objectId']) if (k in v) inner[k] = v[k];
+      for (const k of ['__type', 'className', 'objectId']) if (Object.hasOwn(v, k)) inner[k] = v[k];
       out[head] = inner;
     } else {
       out[head] = v;
@@ -60,7 +61,7 @@ function pick(obj: Record<string, unknown>, paths: string[][], top: boolean): Re
 
 function drop(obj: Record<string, unknown>, path: string[]): void {
   const [head, ...rest] = path;
-  if (!(head in obj)) return;
+  if (!Object.hasOwn(obj, head)) return;
   if (!rest.length) {
     delete obj[head];
     return;

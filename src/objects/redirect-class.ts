@@ -1,5 +1,6 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { fieldOf } from '../schema/types.ts';
 import { findObjects, type FindQuery, type FindResult } from './find-objects.ts';
 
 /**
@@ -9,7 +10,7 @@ import { findObjects, type FindQuery, type FindResult } from './find-objects.ts'
  */
 export async function findRedirected(ctx: RequestContext, ownerClass: string, key: string, q: FindQuery): Promise<FindResult> {
   const owner = await ctx.app.classes.find(ownerClass);
-  const field = owner?.fields[key];
+  const field = fieldOf(owner, key);
   if (!field) return { ...(await findObjects(ctx, ownerClass, q)), className: ownerClass };
   if (field.type !== 'Relation' || !field.className) throw new ApiError('invalidQuery', `Field '${key}' is not a relation.`);
   const res = await findObjects(ctx, field.className, q);

@@ -73,7 +73,7 @@ export async function updateObject(ctx: RequestContext, className: string, objec
   }
   if (!rows[0]) throw await whyNoWrite(db, className, objectId, writers);
   const changed: WireObject = {};
-  for (const k of changedKeys(parsed.ops)) if (k in rows[0].data) changed[k] = rows[0].data[k];
+  for (const k of changedKeys(parsed.ops)) if (Object.hasOwn(rows[0].data, k)) changed[k] = rows[0].data[k];
   if (parsed.acl) changed.ACL = parsed.acl;
   return { updatedAt: toIso(rows[0].updatedAt), changed };
 }

@@ -16,8 +16,11 @@ export const RESERVED_FIELDS = ['objectId', 'createdAt', 'updatedAt'] as const;
 /** A reserved column name. */
 export type ReservedField = (typeof RESERVED_FIELDS)[number];
 
-/** Names that would reach Object.prototype if ever used as a property name. */
-export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Names that would change a prototype if ever assigned as a property name. Other built-in names
+ * (`constructor`, `toString`) are ordinary fields: code reading them uses own-property lookups.
+ */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__']);
 
 const TOP_SEGMENT = /^[A-Za-z0-9_]{1,128}$/;
 const MAX_SEGMENT_LENGTH = 128;

@@ -8,9 +8,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { parseWriteBody } from '../objects/parse-write.ts';
 import type { ParsedWrite, WriteMode } from '../objects/write-ops.ts';
-
-/** Role names: letters, digits, underscore. */
-export const ROLE_NAME = /^[A-Za-z0-9_]{1,128}$/;
+import { ROLE_NAME } from './role-name.ts';
 
 /** The relation fields of a role and the class each must point to. */
 export const ROLE_RELATIONS: Readonly<Record<string, string>> = Object.freeze({ users: '_User', roles: '_Role' });

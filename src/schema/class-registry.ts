@@ -3,7 +3,7 @@ import { sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from '../storage/database.ts';
 import { createClassTable } from '../storage/class-table.ts';
 import { NO_SECURITY, storedPermissions, type ClassSecurity } from './class-security.ts';
-import type { ClassSchema, FieldSchema } from './types.ts';
+import { fieldOf, type ClassSchema, type FieldSchema } from './types.ts';
 
 /** Most classes an app may have (spec: Limits). */
 export const MAX_CLASSES = 500;
@@ -127,7 +127,7 @@ export class ClassRegistry {
     const schema = this.cache.get(name);
     if (!schema) return false;
     for (const [k, t] of Object.entries(types)) {
-      const have = schema.fields[k];
+      const have = fieldOf(schema, k);
       if (!have) return false;
       if (!sameType(have, t)) throw mismatch(k, have, t);
     }
@@ -145,10 +145,10 @@ export class ClassRegistry {
     if (cached && this.knowsAll(name, types)) return cached;
     const rows = await tx.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes WHERE name = ${name} FOR UPDATE`);
     if (!rows[0]) throw new ApiError('classNotFound');
-    const fields = { ...rows[0].fields };
+    const fields: Record<string, FieldSchema> = { ...rows[0].fields };
     const added: Record<string, FieldSchema> = {};
     for (const [k, t] of Object.entries(types)) {
-      const have = fields[k];
+      const have = Object.hasOwn(fields, k) ? fields[k] : undefined;
       if (have) {
         if (!sameType(have, t)) throw mismatch(k, have, t);
         continue;

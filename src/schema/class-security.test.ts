@@ -20,6 +20,7 @@ test('anything else is refused', () => {
     null, [], 'x', { read: { '*': true } }, { find: true }, { find: {} }, { find: { '*': false } },
     { find: { '*': 1 } }, { find: { onlySignInUsers: false } }, { find: { '*': true, users: [] } },
     { find: { users: 'a' } }, { find: { users: [1] } }, { find: { roles: ['bad$name'] } },
+    { find: { roles: ['role:admins'] } }, { find: { roles: ['a b'] } }, { find: { roles: ['a-b'] } }, { find: { users: ['not-an-id'] } },
     { find: { users: Array.from({ length: 1001 }, (_, i) => `u${i}`) } }, JSON.parse('{"__proto__":{"*":true}}'),
   ]) refused(v);
 });

@@ -4,6 +4,8 @@
  * is auth/class-permissions.ts. Stored in `_larder_classes.permissions` / `.default_acl`.
  */
 import { ApiError } from '../errors/api-error.ts';
+import { isValidObjectId } from '../objects/object-id.ts';
+import { isRoleName } from '../roles/role-name.ts';
 
 /** The six operations a class permission governs. */
 export const CLASS_OPERATIONS = ['get', 'find', 'create', 'update', 'delete', 'add_fields'] as const;
@@ -38,8 +40,6 @@ export const MAX_LISTED = 1000;
 
 const EVERYONE: PermissionRule = Object.freeze({ '*': true });
 const NOBODY: PermissionRule = Object.freeze({ users: Object.freeze([]), roles: Object.freeze([]) });
-// Ids and role names: the characters ACL keys allow for them (objects/acl.ts).
-const LISTED_NAME = /^[A-Za-z0-9_\- ]{1,128}$/;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,11 +49,14 @@ function invalid(detail: string): ApiError {
   return new ApiError('invalidClassPermissions', `Invalid class permissions: ${detail}.`);
 }
 
-function names(op: string, key: string, v: unknown): string[] {
+function names(op: string, key: 'users' | 'roles', v: unknown): string[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || v.length > MAX_LISTED) throw invalid(`${op}.${key} must be an array of at most ${MAX_LISTED} strings`);
+  // The same rules as objectIds and role names everywhere else: a listed name that no user id or
+  // role could have (e.g. "role:admins", "a b") is a mistake that would silently grant nothing.
+  const valid = key === 'users' ? (n: unknown) => typeof n === 'string' && isValidObjectId(n) : isRoleName;
   for (const n of v) {
-    if (typeof n !== 'string' || !LISTED_NAME.test(n)) throw invalid(`${op}.${key} holds ${JSON.stringify(n)?.slice(0, 64)}, not a user objectId or role name`);
+    if (!valid(n)) throw invalid(`${op}.${key} holds ${JSON.stringify(n)?.slice(0, 64)}, not a ${key === 'users' ? 'user objectId' : 'role name (letters, digits, underscore)'}`);
   }
   return [...new Set(v as string[])];
 }

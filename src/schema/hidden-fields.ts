@@ -8,7 +8,8 @@ const HIDDEN: Readonly<Record<string, readonly string[]>> = {
 
 /** Hidden fields of a class (empty for user classes). */
 export function hiddenFields(className: string): readonly string[] {
-  return HIDDEN[className] ?? [];
+  // Own keys only: a class named `constructor` or `toString` is an ordinary user class.
+  return Object.hasOwn(HIDDEN, className) ? HIDDEN[className] : [];
 }
 
 /**
@@ -23,6 +24,6 @@ const MASTER_READS: Readonly<Record<string, readonly string[]>> = {
 /** Hidden fields of a class for this reader. */
 export function hiddenFieldsFor(className: string, master: boolean): readonly string[] {
   const hidden = hiddenFields(className);
-  const shown = master ? MASTER_READS[className] : undefined;
+  const shown = master && Object.hasOwn(MASTER_READS, className) ? MASTER_READS[className] : undefined;
   return shown ? hidden.filter((f) => !shown.includes(f)) : hidden;
 }

@@ -55,11 +55,11 @@ function format(f: FieldSchema): FieldFormat {
 
 /** The schema of one class in the /1.1/schemas format. */
 export function formatClassSchema(schema: ClassSchema): Record<string, FieldFormat> {
-  const out: Record<string, FieldFormat> = { ...RESERVED, ...BUILT_IN[schema.name] };
+  const out: Record<string, FieldFormat> = { ...RESERVED, ...(Object.hasOwn(BUILT_IN, schema.name) ? BUILT_IN[schema.name] : {}) };
   const hidden = new Set(hiddenFields(schema.name));
   for (const [name, field] of Object.entries(schema.fields)) {
-    if (name in RESERVED || name.startsWith('_') || (hidden.has(name) && name !== 'password')) continue;
-    out[name] = name in out && schema.name in BUILT_IN ? out[name] : format(field);
+    if (Object.hasOwn(RESERVED, name) || name.startsWith('_') || (hidden.has(name) && name !== 'password')) continue;
+    out[name] = Object.hasOwn(out, name) && Object.hasOwn(BUILT_IN, schema.name) ? out[name] : format(field);
   }
   return out;
 }

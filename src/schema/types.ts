@@ -48,3 +48,11 @@ export const BUILT_IN_CLASSES = [
 export function isBuiltInClass(name: string): boolean {
   return (BUILT_IN_CLASSES as readonly string[]).includes(name);
 }
+
+/**
+ * The locked type of a field, or undefined. An own-property lookup: `fields` is parsed JSON, so
+ * `fields.toString` would otherwise find Object.prototype's function (issue 12, built-in names).
+ */
+export function fieldOf(schema: Pick<ClassSchema, 'fields'> | undefined, name: string): FieldSchema | undefined {
+  return schema && Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
+}

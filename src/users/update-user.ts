@@ -140,7 +140,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   const hidden = new Set(hiddenFields('_User'));
   const changed: WireObject = {};
   for (const k of changedKeys(result.ops)) {
-    if ((!hidden.has(k) || k === 'authData') && k in data) changed[k] = data[k];
+    if ((!hidden.has(k) || k === 'authData') && Object.hasOwn(data, k)) changed[k] = data[k];
   }
   if (parsed.acl) changed.ACL = parsed.acl;
   return { updatedAt: toIso(result.row.updatedAt), changed };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { sql } from '../../src/sql/fragment.ts';
-import { forEachEngine, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, forEachEngine, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
 import type { TestResponse } from './harness/client.ts';
 
 function assertError(res: TestResponse, status: number, code: number, what: string): void {
@@ -86,6 +86,15 @@ forEachEngine('transport: text/plain fallback, CORS, compression, routing errors
     assert.equal(await count('FallbackSecret'), 1);
   });
 
+  test('text/plain fallback: a _method that is not a string is 400 (107) and writes nothing', async () => {
+    const before = await count('FallbackFind');
+    for (const m of [1, true, null, {}, [], ['GET'], '', { toString: 'GET' }]) {
+      const res = await fallback('/1.1/classes/FallbackFind', { ...appCreds, _method: m, n: 98 });
+      assertError(res, 400, 107, `_method ${JSON.stringify(m)}`);
+    }
+    assert.equal(await count('FallbackFind'), before);
+  });
+
   test('text/plain fallback: an unknown _method is 405 and writes nothing', async () => {
     const before = await count('FallbackFind');
     for (const m of ['PATCH', 'OPTIONS', 'CONNECT', 'x']) {
@@ -107,7 +116,9 @@ forEachEngine('transport: text/plain fallback, CORS, compression, routing errors
       },
     });
     assert.ok(res.statusCode === 204 || res.statusCode === 200, String(res.statusCode));
-    assert.equal(res.headers['access-control-allow-origin'], 'https://game.example.com');
+    // Default policy: any origin, never with credentials (the SDKs send headers, not cookies).
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['access-control-allow-credentials'], undefined);
     const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
     for (const hdr of ['x-lc-id', 'x-lc-sign', 'x-lc-key', 'x-lc-session', 'x-lc-prod', 'x-lc-ua', 'content-type']) {
       assert.ok(allowed.includes(hdr), `allow-headers lacks ${hdr}: ${allowed.join(',')}`);
@@ -119,10 +130,11 @@ forEachEngine('transport: text/plain fallback, CORS, compression, routing errors
   test('CORS: actual responses carry Access-Control-Allow-Origin, errors included', async () => {
     const ok = await h().client.get('/1.1/date', undefined, { headers: { origin: 'https://game.example.com' } });
     assert.equal(ok.status, 200);
-    assert.equal(ok.headers['access-control-allow-origin'], 'https://game.example.com');
+    assert.equal(ok.headers['access-control-allow-origin'], '*');
+    assert.equal(ok.headers['access-control-allow-credentials'], undefined);
     const denied = await h().client.get('/1.1/date', undefined, { auth: false, headers: { origin: 'https://game.example.com' } });
     assert.equal(denied.status, 401);
-    assert.equal(denied.headers['access-control-allow-origin'], 'https://game.example.com');
+    assert.equal(denied.headers['access-control-allow-origin'], '*');
   });
 
   test('gzip, brotli and deflate responses when Accept-Encoding asks', async () => {
@@ -206,3 +218,43 @@ forEachEngine('transport: text/plain fallback, CORS, compression, routing errors
     assert.equal(withBadKeys.statusCode, 200);
   });
 });
+
+for (const engine of engines()) {
+  describe(`transport: configured CORS origins and trusted proxies [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    before(async () => {
+      h = await startHarness(engine, { policy: { corsOrigins: ['https://game.example.com'], trustProxy: ['127.0.0.1'] } });
+    });
+    after(async () => h.stop());
+
+    test('a listed origin is allowed with credentials; any other origin gets no CORS headers', async () => {
+      const listed = await h.client.get('/1.1/date', undefined, { headers: { origin: 'https://game.example.com' } });
+      assert.equal(listed.headers['access-control-allow-origin'], 'https://game.example.com');
+      assert.equal(listed.headers['access-control-allow-credentials'], 'true');
+      const other = await h.client.get('/1.1/date', undefined, { headers: { origin: 'https://evil.example.com' } });
+      assert.equal(other.status, 200);
+      // Without Allow-Origin the browser shares nothing with that page (whatever else is sent).
+      assert.equal(other.headers['access-control-allow-origin'], undefined);
+    });
+
+    test('X-Forwarded-Proto of a trusted proxy sets the scheme of Location', async () => {
+      const res = await h.client.post('/1.1/classes/Proxied', { a: 1 }, { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' } });
+      assert.equal(res.status, 201, res.text);
+      assert.match(String(res.headers.location), /^https:\/\/api\.example\.com\/1\.1\/classes\/Proxied\//);
+    });
+  });
+
+  describe(`transport: no proxy trusted by default [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    before(async () => {
+      h = await startHarness(engine);
+    });
+    after(async () => h.stop());
+
+    test('X-Forwarded-Proto from a client is ignored', async () => {
+      const res = await h.client.post('/1.1/classes/Proxied', { a: 1 }, { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' } });
+      assert.equal(res.status, 201, res.text);
+      assert.match(String(res.headers.location), /^http:\/\/api\.example\.com\//);
+    });
+  });
+}

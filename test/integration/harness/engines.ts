@@ -3,6 +3,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../src/app-context.ts';
 import { createApp } from '../../../src/app.ts';
+import type { HttpPolicy } from '../../../src/http/http-policy.ts';
 import { defaultModules } from '../../../src/modules/index.ts';
 import { createLogger } from '../../../src/log.ts';
 import { openApp } from '../../../src/open-app.ts';
@@ -37,6 +38,8 @@ export interface HarnessOptions {
    * is one process). Stopping the second app leaves the database to the first.
    */
   sameDatabaseAs?: Harness;
+  /** HTTP protections (CORS, trusted proxies, limits) of the server; the defaults when absent. */
+  policy?: HttpPolicy;
 }
 
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
@@ -52,7 +55,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     statementTimeoutMs: 10000,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
-  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules() });
+  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(), policy: opts.policy });
   await server.ready();
   let listening: string | undefined;
   return {
