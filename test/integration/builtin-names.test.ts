@@ -68,6 +68,9 @@ forEachEngine('built-in names (Object.prototype) as class, field, key and role n
       assert.ok(batch.body[0].success?.objectId, `batch create ${name}: ${JSON.stringify(batch.body[0])}`);
       assert.equal(batch.body[1].success?.n, 2, `batch get ${name}`);
       assert.equal(batch.body[2].success?.results?.length, 1, `batch find ${name}`);
+      const cql = await c.get('/1.1/cloudQuery', { cql: `select * from ${name} where n = ?`, pvalues: [2] });
+      ok(cql, `cloudQuery ${name}`);
+      assert.equal(cql.body.results?.length, 1, `cloudQuery ${name}: ${cql.text.slice(0, 200)}`);
       const perms = await c.put(`/1.1/larder/classes/${name}/permissions`, { find: { '*': true } }, { master: true });
       ok(perms, `permissions ${name}`);
       ok(await c.get(`/1.1/larder/classes/${name}/permissions`, {}, { master: true }), `read permissions ${name}`);
