@@ -91,6 +91,9 @@ export const ERRORS = {
   friendshipNotFound: e(221, 404, 'Friendship not found.'),
   friendModelMismatch: e(1, 400, 'This endpoint belongs to a friend model the app has not chosen.'),
   cqlSyntax: e(300, 400, 'CQL syntax error.'),
+  leaderboardNotFound: e(1, 404, 'Leaderboard not found.'),
+  leaderboardExists: e(1, 400, 'A leaderboard with this statisticName already exists.'),
+  statusNotFound: e(1, 404, 'Status not found.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Name of an entry in the catalogue. */
