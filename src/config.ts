@@ -43,6 +43,26 @@ export interface Config {
   corsOrigins: string;
   /** Reverse proxies whose X-Forwarded-* headers are trusted (unset: none); src/http/cors-proxy.ts. */
   trustProxy: string | undefined;
+  /** Directory of uploaded files (local disk backend); `<data dir>/files` when unset. */
+  filesDir: string | undefined;
+  /** Where file bytes live: local (disk) or s3 (S3-compatible object storage). */
+  filesBackend: string;
+  /** Largest file accepted, bytes. */
+  fileMaxBytes: number;
+  /** Base URL of file urls (CDN or bucket); `<public url>/files` when unset. */
+  filesPublicUrl: string | undefined;
+  /** How long an upload token (fileTokens) stays valid, seconds. */
+  fileTokenTtlSeconds: number;
+  /** S3-compatible storage: endpoint URL (empty = AWS), region, bucket, path-style flag, credentials. */
+  s3Endpoint: string | undefined;
+  s3Region: string;
+  s3Bucket: string | undefined;
+  s3ForcePathStyle: string | undefined;
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  /** Largest image (bytes, pixels) a thumbnail is made from. */
+  thumbnailMaxInputBytes: number;
+  thumbnailMaxPixels: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -88,6 +108,19 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
   { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
   { key: 'trustProxy', env: 'LARDER_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', help: 'reverse proxies whose X-Forwarded-* headers are believed: true, a hop count, or addresses/CIDRs (unset: none)' },
+  { key: 'filesDir', env: 'LARDER_FILES_DIR', flag: '--files-dir', kind: 'string', help: 'directory of uploaded files, local backend (default <data dir>/files)' },
+  { key: 'filesBackend', env: 'LARDER_FILES_BACKEND', flag: '--files-backend', kind: 'string', default: 'local', help: 'where file bytes live: local|s3 (docs/files.md)' },
+  { key: 'fileMaxBytes', env: 'LARDER_FILE_MAX_BYTES', flag: '--file-max-bytes', kind: 'int', default: 100 * 1024 * 1024, help: 'largest file accepted, bytes' },
+  { key: 'filesPublicUrl', env: 'LARDER_FILES_PUBLIC_URL', flag: '--files-public-url', kind: 'string', help: 'base URL of file urls, e.g. a CDN (default <public url>/files)' },
+  { key: 'fileTokenTtlSeconds', env: 'LARDER_FILE_TOKEN_TTL', flag: '--file-token-ttl', kind: 'int', default: 3600, max: 7 * 24 * 3600, help: 'how long an upload token is valid, seconds' },
+  { key: 's3Endpoint', env: 'LARDER_S3_ENDPOINT', flag: '--s3-endpoint', kind: 'string', help: 'S3-compatible endpoint URL (unset = AWS S3)' },
+  { key: 's3Region', env: 'LARDER_S3_REGION', flag: '--s3-region', kind: 'string', default: 'us-east-1', help: 'S3 region' },
+  { key: 's3Bucket', env: 'LARDER_S3_BUCKET', flag: '--s3-bucket', kind: 'string', help: 'S3 bucket of file bytes (required with --files-backend s3)' },
+  { key: 's3ForcePathStyle', env: 'LARDER_S3_FORCE_PATH_STYLE', flag: '--s3-force-path-style', kind: 'string', help: 'true = path-style bucket URLs (most self-hosted S3 servers; default false)' },
+  { key: 's3AccessKeyId', env: 'LARDER_S3_ACCESS_KEY_ID', flag: '--s3-access-key-id', kind: 'string', help: 'S3 access key id (unset = the AWS SDK default chain, e.g. AWS_ACCESS_KEY_ID)' },
+  { key: 's3SecretAccessKey', env: 'LARDER_S3_SECRET_ACCESS_KEY', flag: '--s3-secret-access-key', kind: 'string', help: 'S3 secret access key' },
+  { key: 'thumbnailMaxInputBytes', env: 'LARDER_THUMBNAIL_MAX_INPUT_BYTES', flag: '--thumbnail-max-input-bytes', kind: 'int', default: 30 * 1024 * 1024, help: 'largest image a thumbnail is made from, bytes' },
+  { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -173,6 +206,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     exportPageDelayMs: values.exportPageDelayMs as number,
     corsOrigins: values.corsOrigins as string,
     trustProxy: values.trustProxy as string | undefined,
+    filesDir: values.filesDir as string | undefined,
+    filesBackend: values.filesBackend as string,
+    fileMaxBytes: values.fileMaxBytes as number,
+    filesPublicUrl: values.filesPublicUrl as string | undefined,
+    fileTokenTtlSeconds: values.fileTokenTtlSeconds as number,
+    s3Endpoint: values.s3Endpoint as string | undefined,
+    s3Region: values.s3Region as string,
+    s3Bucket: values.s3Bucket as string | undefined,
+    s3ForcePathStyle: values.s3ForcePathStyle as string | undefined,
+    s3AccessKeyId: values.s3AccessKeyId as string | undefined,
+    s3SecretAccessKey: values.s3SecretAccessKey as string | undefined,
+    thumbnailMaxInputBytes: values.thumbnailMaxInputBytes as number,
+    thumbnailMaxPixels: values.thumbnailMaxPixels as number,
   };
 }
 

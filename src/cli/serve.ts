@@ -7,6 +7,7 @@ import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { Database } from '../storage/database.ts';
 import { exportOptionsFromConfig } from '../export/export-options.ts';
 import { httpPolicyFromConfig } from '../http/http-policy.ts';
+import { filesOptionsFromConfig } from '../modules/files/files-options.ts';
 
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
 // cluster primary, which serves no requests, loads none of them and stays small in memory.
@@ -179,7 +180,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules(), exportOptions: exportOptionsFromConfig(config), policy });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config) }), exportOptions: exportOptionsFromConfig(config), policy });
     await server.listen({ host: config.host, port: config.port });
     const shutdown = async (signal: string) => {
       if (draining) return;

@@ -94,6 +94,13 @@ export const ERRORS = {
   leaderboardNotFound: e(1, 404, 'Leaderboard not found.'),
   leaderboardExists: e(1, 400, 'A leaderboard with this statisticName already exists.'),
   statusNotFound: e(1, 404, 'Status not found.'),
+  fileTooLarge: e(413, 413, 'The file is larger than this server accepts (LARDER_FILE_MAX_BYTES).'),
+  uploadTokenInvalid: e(1, 403, 'The upload token is unknown, expired or already used.'),
+  fileGone: e(1, 404, 'The file was deleted while it was being uploaded.'),
+  fileStorageFailed: e(1, 502, 'The file storage did not answer as expected.'),
+  invalidImageView: e(1, 400, 'Invalid image processing parameters (imageView/1 or imageView/2).'),
+  imageTooLarge: e(1, 413, 'The image is too large to make a thumbnail from.'),
+  notAnImage: e(1, 415, 'The file is not an image this server can make a thumbnail from.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Name of an entry in the catalogue. */

@@ -12,13 +12,13 @@ export function fileClassAlias(className: string): string {
 }
 
 /**
- * The error for any attempt to upload file content (/1.1/fileTokens, /1.1/qiniu, raw
- * /1.1/files/<name>): the spec leaves uploads to other tools, and Larder keeps file records
- * only. Code 1 / HTTP 400, the way LeanCloud reports unusable parameters.
+ * The error for file content sent inside the JSON body of POST /1.1/files (`base64`, `key`):
+ * content is uploaded through POST /1.1/fileTokens + PUT upload_url (what the SDKs do) or as
+ * the raw body of POST /1.1/files/<name>. Code 1 / HTTP 400.
  */
 export function uploadUnsupported(): ApiError {
   return new ApiError(
     'badRequest',
-    'Uploading file content is not supported by this server: it stores file records only. Save a file by its URL (e.g. AV.File.withURL(name, url).save()) after uploading it elsewhere.',
+    'File content cannot be sent in the JSON body of POST /1.1/files: upload it with POST /1.1/fileTokens and a PUT to upload_url (as the SDKs do), or as the raw body of POST /1.1/files/<name>.',
   );
 }

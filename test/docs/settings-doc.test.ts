@@ -10,7 +10,7 @@ const DOC = readFileSync(new URL('../../docs/running.md', import.meta.url), 'utf
 function settingRows(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const cells of tableRows(DOC)) {
-    if (cells.length === 5 && /^`[A-Z_]+`$/.test(cells[0])) out.set(unquote(cells[0]), cells.map(unquote));
+    if (cells.length === 5 && /^`[A-Z][A-Z0-9_]*`$/.test(cells[0])) out.set(unquote(cells[0]), cells.map(unquote));
   }
   return out;
 }

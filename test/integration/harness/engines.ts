@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../src/app-context.ts';
 import { createApp } from '../../../src/app.ts';
 import type { HttpPolicy } from '../../../src/http/http-policy.ts';
-import { defaultModules } from '../../../src/modules/index.ts';
+import { defaultModules, type ModuleOptions } from '../../../src/modules/index.ts';
 import { createLogger } from '../../../src/log.ts';
 import { openApp } from '../../../src/open-app.ts';
 import type { Database } from '../../../src/storage/database.ts';
@@ -40,6 +40,8 @@ export interface HarnessOptions {
   sameDatabaseAs?: Harness;
   /** HTTP protections (CORS, trusted proxies, limits) of the server; the defaults when absent. */
   policy?: HttpPolicy;
+  /** Settings of the modules (e.g. the files module's backend); defaults when absent. */
+  modules?: ModuleOptions;
 }
 
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
@@ -55,7 +57,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     statementTimeoutMs: 10000,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
-  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(), policy: opts.policy });
+  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(opts.modules), policy: opts.policy });
   await server.ready();
   let listening: string | undefined;
   return {

@@ -1,0 +1,48 @@
+import type { Readable } from 'node:stream';
+
+/** What a store knows after writing bytes: their real size and md5 (hex). */
+export interface StoredBlob {
+  readonly size: number;
+  readonly md5: string;
+}
+
+/** A byte range, inclusive at both ends (HTTP Range semantics). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A presigned direct upload: the client PUTs the bytes to `url` itself. */
+export interface DirectUpload {
+  readonly url: string;
+}
+
+/**
+ * Where file bytes live. A blob is named by a `location` the server made (never by anything a
+ * client sent as a path): a random id on local disk, the object key in a bucket. Every write is
+ * all-or-nothing: a failed or oversized write leaves nothing readable behind.
+ */
+export interface BlobStore {
+  /** local (served by Larder from disk) or s3 (a bucket). */
+  readonly kind: 'local' | 's3';
+  /** The bucket name answered in fileTokens (`bucket`); the directory's name on local disk. */
+  readonly bucket: string;
+  /**
+   * Streams `body` into the blob at `location`, hashing as it goes. Rejects with
+   * ApiError('fileTooLarge') as soon as more than `maxBytes` arrived (nothing is kept).
+   */
+  write(location: string, body: Readable, opts: { maxBytes: number; contentType: string }): Promise<StoredBlob>;
+  /** The bytes of a blob (a range of them when given); undefined when there is no such blob. */
+  read(location: string, range?: ByteRange): Promise<Readable | undefined>;
+  /** Size and md5 of a stored blob, undefined when absent (S3: after a direct upload). */
+  stat(location: string): Promise<StoredBlob | undefined>;
+  /** Removes a blob; removing a missing blob is not an error. */
+  remove(location: string): Promise<void>;
+  /**
+   * A URL the client PUTs the bytes to directly (S3 presigned PUT, signed for exactly `size`
+   * bytes of `contentType`), or undefined when uploads go through Larder (local disk).
+   */
+  directUpload(location: string, opts: { contentType: string; size: number; ttlSeconds: number }): Promise<DirectUpload | undefined>;
+  /** Releases clients and timers. */
+  close(): Promise<void>;
+}

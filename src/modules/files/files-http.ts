@@ -1,0 +1,92 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors/api-error.ts';
+import { callerFromHeaders } from '../../http/credentials.ts';
+import { authenticateCaller, makeContext } from '../../http/dispatch.ts';
+import { createFileRecord } from './new-file-record.ts';
+import { receiveTokenUpload, storeAndCommit } from './receive-upload.ts';
+import { removeFile } from './remove-file.ts';
+import type { FilesService } from './files-service.ts';
+import { serveFile } from './serve-file.ts';
+import type { FileRecord } from './file-records.ts';
+
+/** The path of upload_url on local storage (the token follows). */
+export const UPLOAD_PATH = '/larder/upload';
+
+function baseUrlOf(svc: FilesService, req: FastifyRequest): string {
+  return svc.serverPublicUrl ?? `${req.protocol}://${req.host}`;
+}
+
+/**
+ * The request body as a stream that the store may consume or abandon. Abandoning it (limit
+ * reached, storage failed) must not destroy the socket before the error answer is written, so
+ * the store gets a pass-through; the connection is closed after the answer instead of reading
+ * the rest of an oversized body.
+ */
+function bodyOf(req: FastifyRequest, reply: FastifyReply): Readable {
+  const source = req.body as Readable;
+  const pass = new PassThrough();
+  source.pipe(pass);
+  pass.on('error', () => {
+    source.unpipe(pass);
+    void reply.header('connection', 'close');
+  });
+  return pass;
+}
+
+/** Refuses a body whose declared length is over the limit before reading any of it. */
+function checkDeclaredLength(svc: FilesService, req: FastifyRequest, reply: FastifyReply): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > svc.opts.maxBytes) {
+    void reply.header('connection', 'close');
+    throw new ApiError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
+  }
+}
+
+/** POST /1.1/files/<name> with the bytes as the body (older REST API): record, bytes, commit. */
+async function directUpload(svc: FilesService, req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const caller = callerFromHeaders(req.headers);
+  const master = authenticateCaller(svc.app, caller);
+  const ctx = makeContext(svc.app, caller, master, baseUrlOf(svc, req));
+  checkDeclaredLength(svc, req, reply);
+  const contentType = req.headers['content-type'];
+  const file = await createFileRecord(ctx, svc, { name: req.params.name, mimeType: contentType, state: 'uploading' });
+  const row: FileRecord = { object_id: file.objectId, key: file.key, blob: file.blob, state: 'uploading', mime_type: file.mimeType, name: file.name, size: null, md5: null };
+  try {
+    const stored = await storeAndCommit(svc, row, bodyOf(req, reply));
+    return reply.code(201).header('location', `${ctx.baseUrl}/1.1/files/${file.objectId}`).send({
+      objectId: file.objectId, createdAt: file.createdAt, url: file.url, name: file.name, key: file.key,
+      bucket: svc.store.bucket, mime_type: file.mimeType, size: stored.size,
+    });
+  } catch (err) {
+    await removeFile(svc, file.objectId, ['uploading']);
+    throw err;
+  }
+}
+
+/**
+ * Mounts what is not a JSON API route: PUT <upload_url> and POST /1.1/files/<name>, whose bodies
+ * are raw bytes streamed to the store (never buffered: this scope has its own body parser), and
+ * GET /files/<key>, the files themselves.
+ */
+export async function mountFilesHttp(server: FastifyInstance, svc: FilesService): Promise<void> {
+  await server.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // The body stays a stream: handed to the handler unread.
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { compress: false }, async (req, reply) => {
+      checkDeclaredLength(svc, req, reply);
+      if (req.body === undefined) throw new ApiError('badRequest', 'The upload has no body.');
+      await receiveTokenUpload(svc, req.params.token, bodyOf(req, reply));
+      // Python and Go SDKs require exactly 200.
+      return reply.code(200).send({});
+    });
+    for (const prefix of ['/1.1', '/1']) {
+      scope.post<{ Params: { name: string } }>(`${prefix}/files/:name`, async (req, reply) => {
+        if (req.body === undefined) throw new ApiError('badRequest', 'POST /1.1/files/<name> takes the file bytes as the body.');
+        return directUpload(svc, req, reply);
+      });
+    }
+  });
+  server.get('/files/*', { compress: false }, (req, reply) => serveFile(svc, req, reply));
+}

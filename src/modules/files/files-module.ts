@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import { FILE_CLASS } from '../../files/file-class.ts';
+import type { LarderModule } from '../../larder-module.ts';
+import type { Logger } from '../../log.ts';
+import { deleteObjects } from '../../objects/delete-object.ts';
+import { isValidObjectId } from '../../objects/object-id.ts';
+import { ok, type ApiRequest, type ApiResponse, type Route } from '../../http/route.ts';
+import type { BlobStore } from './blob-store.ts';
+import { ensureFileTables } from './file-records.ts';
+import { createFileToken } from './file-tokens.ts';
+import { fileCallback } from './file-callback.ts';
+import { mountFilesHttp } from './files-http.ts';
+import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
+import { registerFilesService, type FilesService } from './files-service.ts';
+import { LocalDiskStore } from './local-disk-store.ts';
+import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
+
+async function openStore(opts: FilesOptions): Promise<BlobStore> {
+  if (opts.backend === 's3') {
+    if (!opts.s3) throw new Error('the s3 backend needs S3 options');
+    const { S3Store } = await import('./s3-store.ts');
+    return S3Store.open(opts.s3);
+  }
+  return LocalDiskStore.open(opts.dir);
+}
+
+/**
+ * The file service (docs/files.md): uploads (fileTokens + PUT + fileCallback, and the direct
+ * POST /1.1/files/<name>), serving and thumbnails under /files/<key>, removal of bytes with
+ * their records, and a cleanup job for uploads that were never finished. Without options (tests,
+ * embedded uses) files live on local disk in a fresh temporary directory.
+ */
+export function filesModule(given?: FilesOptions): LarderModule {
+  let svc: FilesService | undefined;
+  const service = (): FilesService => {
+    if (!svc) throw new ApiError('notReady', 'The file service is starting.');
+    return svc;
+  };
+  const destroy = async (req: ApiRequest): Promise<ApiResponse> => {
+    const ids = req.params.objectId.split(',');
+    for (const id of ids) if (!isValidObjectId(id)) throw new ApiError('missingObjectId', `Invalid object id '${id.slice(0, 80)}'.`);
+    // The record goes with the usual ACL and class-permission checks; then its bytes.
+    await deleteObjects(req.ctx, FILE_CLASS, ids);
+    await removeBytesOfDeleted(service(), ids);
+    return ok({});
+  };
+  const routes: Route[] = [
+    { method: 'POST', path: '/1.1/fileTokens', handler: async (req) => ok(await createFileToken(req.ctx, service(), req.body)) },
+    { method: 'POST', path: '/1.1/fileCallback', handler: async (req) => ok(await fileCallback(service(), req.body)) },
+    { method: 'DELETE', path: '/1.1/files/:objectId', handler: destroy },
+    { method: 'DELETE', path: '/1.1/classes/files/:objectId', handler: destroy },
+    {
+      method: 'POST',
+      path: '/1.1/qiniu',
+      handler: async () => {
+        throw new ApiError('badRequest', 'Qiniu uploads are not supported: use POST /1.1/fileTokens (provider "s3"), as current SDKs do.');
+      },
+    },
+    {
+      // Reached only from a batch (HTTP requests of this path are streamed by files-http.ts).
+      method: 'POST',
+      path: '/1.1/files/:name',
+      handler: async () => {
+        throw new ApiError('badRequest', 'POST /1.1/files/<name> takes the file bytes as the request body; it cannot be part of a batch.');
+      },
+    },
+  ];
+  return {
+    name: 'files',
+    routes: () => routes,
+    async mount(server: FastifyInstance, app: AppContext, logger: Logger): Promise<void> {
+      const tempDir = given ? undefined : await mkdtemp(join(tmpdir(), 'larder-files-'));
+      const opts: FilesOptions = given ?? { backend: 'local', dir: tempDir as string, ...FILE_DEFAULTS };
+      await ensureFileTables(app.db);
+      const store = await openStore(opts);
+      svc = { app, store, opts, serverPublicUrl: opts.serverPublicUrl };
+      registerFilesService(svc);
+      await mountFilesHttp(server, svc);
+      const running = svc;
+      let timer: NodeJS.Timeout | undefined;
+      let pass: Promise<unknown> = Promise.resolve();
+      const tick = () => {
+        pass = cleanupOnce(running).catch((err: unknown) => logger.error({ err }, 'file cleanup failed'));
+      };
+      server.addHook('onReady', async () => {
+        timer = setInterval(tick, opts.cleanupIntervalMs);
+        timer.unref();
+      });
+      server.addHook('onClose', async () => {
+        clearInterval(timer);
+        await pass;
+        await store.close();
+        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+      });
+    },
+  };
+}

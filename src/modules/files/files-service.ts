@@ -1,0 +1,40 @@
+import type { AppContext } from '../../app-context.ts';
+import type { BlobStore } from './blob-store.ts';
+import type { FilesOptions } from './files-options.ts';
+import { randomId } from './file-key.ts';
+
+/** Everything the files module's use-cases share: the app, the byte store and the options. */
+export interface FilesService {
+  readonly app: AppContext;
+  readonly store: BlobStore;
+  readonly opts: FilesOptions;
+  /** LARDER_PUBLIC_URL: the server's own base URL when set (routes outside the dispatcher). */
+  readonly serverPublicUrl?: string;
+}
+
+/** Base of file urls: LARDER_FILES_PUBLIC_URL, else this server's `/files`. */
+export function filesBaseUrl(svc: FilesService, requestBase: string): string {
+  return svc.opts.publicUrl ?? `${requestBase}/files`;
+}
+
+/** The url of a key (each segment is already URL-safe: file-key.ts). */
+export function fileUrl(svc: FilesService, requestBase: string, key: string): string {
+  return `${filesBaseUrl(svc, requestBase)}/${key}`;
+}
+
+/** Where a new blob goes: a random id on local disk, the key itself in a bucket. */
+export function newBlobLocation(svc: FilesService, key: string): string {
+  return svc.store.kind === 'local' ? randomId(32) : key;
+}
+
+const services = new WeakMap<AppContext, FilesService>();
+
+/** Registers the running service of an app (the module's mount). */
+export function registerFilesService(svc: FilesService): void {
+  services.set(svc.app, svc);
+}
+
+/** The running file service of an app, if the files module is mounted (CLI tools, tests). */
+export function filesServiceOf(app: AppContext): FilesService | undefined {
+  return services.get(app);
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { HashingLimiter } from './hashing-limiter.ts';
+import type { BlobStore, ByteRange, StoredBlob } from './blob-store.ts';
+
+/** Locations on disk are server-made random ids; anything else is refused before touching a path. */
+const LOCATION = /^[A-Za-z0-9]{16,64}$/;
+
+function checked(location: string): string {
+  if (!LOCATION.test(location)) throw new Error(`invalid blob location ${JSON.stringify(location.slice(0, 80))}`);
+  return location;
+}
+
+async function md5OfFile(path: string): Promise<string> {
+  const limiter = new HashingLimiter(Number.MAX_SAFE_INTEGER);
+  await pipeline(createReadStream(path), limiter, async function* (src) {
+    for await (const _ of src) void _;
+  });
+  return limiter.digest();
+}
+
+/**
+ * File bytes on local disk under one directory: `<dir>/<first two chars>/<location>`. Writes go
+ * to `<dir>/tmp/<random>` and are renamed into place only once complete, so a reader (in this or
+ * another process sharing the directory) sees a whole file or none, and a crash leaves only a
+ * temporary file, which the next start removes.
+ */
+export class LocalDiskStore implements BlobStore {
+  readonly kind = 'local' as const;
+  readonly bucket: string;
+
+  private constructor(private readonly dir: string) {
+    this.bucket = basename(dir) || 'files';
+  }
+
+  /** Opens (creating) the directory; clears temporary files older than an hour. */
+  static async open(dir: string): Promise<LocalDiskStore> {
+    const tmp = join(dir, 'tmp');
+    await mkdir(tmp, { recursive: true });
+    // Temporary files of writes that died with their process. An hour old: no live upload
+    // (other processes may share the directory) is still writing to it.
+    const cutoff = Date.now() - 60 * 60 * 1000;
+    for (const name of await readdir(tmp)) {
+      const s = await stat(join(tmp, name)).catch(() => undefined);
+      if (s && s.mtimeMs < cutoff) await rm(join(tmp, name), { force: true });
+    }
+    return new LocalDiskStore(dir);
+  }
+
+  private pathOf(location: string): string {
+    const id = checked(location);
+    return join(this.dir, id.slice(0, 2), id);
+  }
+
+  async write(location: string, body: Readable, opts: { maxBytes: number }): Promise<StoredBlob> {
+    const target = this.pathOf(location);
+    const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
+    const limiter = new HashingLimiter(opts.maxBytes);
+    try {
+      await pipeline(body, limiter, createWriteStream(temp, { flags: 'wx' }));
+      // Bytes reach the disk before the name does: after a crash a file is whole or absent.
+      const fh = await open(temp, 'r');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await mkdir(join(this.dir, location.slice(0, 2)), { recursive: true });
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    return { size: limiter.size, md5: limiter.digest() };
+  }
+
+  async read(location: string, range?: ByteRange): Promise<Readable | undefined> {
+    const path = this.pathOf(location);
+    // Opened first, so that a missing file is "undefined", not a stream that errors later.
+    const fh = await open(path, 'r').catch(() => undefined);
+    if (!fh) return undefined;
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(location: string): Promise<StoredBlob | undefined> {
+    const path = this.pathOf(location);
+    const s = await stat(path).catch(() => undefined);
+    if (!s) return undefined;
+    return { size: s.size, md5: await md5OfFile(path) };
+  }
+
+  async remove(location: string): Promise<void> {
+    await rm(this.pathOf(location), { force: true });
+  }
+
+  async directUpload(): Promise<undefined> {
+    return undefined;
+  }
+
+  async close(): Promise<void> {}
+}

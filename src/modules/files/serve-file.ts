@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors/api-error.ts';
+import { committedByKey, sizeOf, type FileRecord } from './file-records.ts';
+import { contentDisposition, etagMatches, mayRenderInline, parseRange } from './file-headers.ts';
+import { isValidKey } from './file-key.ts';
+import type { FilesService } from './files-service.ts';
+import { thumbnailResponse } from './thumbnail.ts';
+
+/** A year: a key never changes its bytes (keys are not reused), so caches may keep them. */
+const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).headers({ 'cache-control': 'no-store' }).send(new ApiError('notFound', 'File not found.').toJSON());
+}
+
+/** Headers every answer about a stored file carries. */
+export function fileHeaders(row: FileRecord, etag: string): Record<string, string> {
+  const inline = mayRenderInline(row.mime_type);
+  return {
+    etag,
+    'cache-control': CACHE_CONTROL,
+    'x-content-type-options': 'nosniff',
+    // Even a file that slipped through as inline can run nothing in this origin.
+    'content-security-policy': 'sandbox',
+    'content-disposition': contentDisposition(row.name, inline),
+    'accept-ranges': 'bytes',
+  };
+}
+
+/** The key of a /files/<key> request, undefined when it cannot be a key. */
+function keyOf(req: FastifyRequest): string | undefined {
+  const path = req.url.split('?')[0].slice('/files/'.length);
+  let key: string;
+  try {
+    key = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  return isValidKey(key) ? key : undefined;
+}
+
+/**
+ * GET /files/<key>: the bytes of a committed file with Content-Type, Content-Length, ETag (its
+ * md5), Range (206/416), If-None-Match (304) and a year of caching; a `?imageView/...` query
+ * gets a thumbnail. File urls are public, as on LeanCloud: the unguessable key is the
+ * capability, and the `_File` ACL guards the record, not the bytes.
+ */
+export async function serveFile(svc: FilesService, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const key = keyOf(req);
+  const row = key ? await committedByKey(svc.app.db, key) : undefined;
+  if (!row) return notFound(reply);
+  const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+  if (query.startsWith('imageView')) return thumbnailResponse(svc, row, query, req, reply);
+  const etag = `"${row.md5 ?? row.object_id}"`;
+  const headers = fileHeaders(row, etag);
+  if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).headers(headers).send();
+  const size = sizeOf(row);
+  const ifRange = req.headers['if-range'];
+  const asked = ifRange && ifRange !== etag ? { kind: 'full' as const } : parseRange(req.headers.range, size);
+  if (asked.kind === 'unsatisfiable') {
+    return reply.code(416).headers({ ...headers, 'content-range': `bytes */${size}` }).send();
+  }
+  const range = asked.kind === 'partial' ? asked.range : undefined;
+  const body = size === 0 ? undefined : await svc.store.read(row.blob, range);
+  if (size > 0 && !body) {
+    req.log.warn({ key: row.key }, 'file bytes missing from storage');
+    return notFound(reply);
+  }
+  reply.headers({ ...headers, 'content-type': row.mime_type });
+  if (range) {
+    reply.code(206).headers({ 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(range.end - range.start + 1) });
+  } else {
+    reply.code(200).header('content-length', String(size));
+  }
+  return reply.send(body ?? '');
+}

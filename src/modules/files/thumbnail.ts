@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import sharp from 'sharp';
+import { ApiError } from '../../errors/api-error.ts';
+import { sizeOf, type FileRecord } from './file-records.ts';
+import { etagMatches } from './file-headers.ts';
+import type { FilesService } from './files-service.ts';
+import { parseImageView, viewId, type ImageView, type ThumbnailFormat } from './image-view.ts';
+
+/** Input formats thumbnails are made from: raster images only (no SVG or PDF rendering). */
+const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
+/** Thumbnails made at once per process: each holds a decoded image in memory. */
+const MAX_CONCURRENT = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+async function readAll(svc: FilesService, row: FileRecord): Promise<Buffer> {
+  const body = await svc.store.read(row.blob);
+  if (!body) throw new ApiError('notFound', 'File not found.');
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += (chunk as Buffer).length;
+    if (total > svc.opts.thumbnailMaxInputBytes) {
+      body.destroy();
+      throw new ApiError('imageTooLarge');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Makes a thumbnail. The input is bounded twice: by bytes (before reading) and by pixels (from
+ * the header, before decoding; sharp's limitInputPixels guards the decoder too), so a small
+ * file that decodes to a huge image (a decompression bomb) is refused, not decoded.
+ */
+export async function makeThumbnail(svc: FilesService, row: FileRecord, view: ImageView, format: ThumbnailFormat): Promise<Buffer> {
+  if (sizeOf(row) > svc.opts.thumbnailMaxInputBytes) throw new ApiError('imageTooLarge', `The image is larger than ${svc.opts.thumbnailMaxInputBytes} bytes, the most a thumbnail is made from.`);
+  const input = await readAll(svc, row);
+  const limit = svc.opts.thumbnailMaxPixels;
+  const meta = await sharp(input, { limitInputPixels: false }).metadata().catch(() => undefined);
+  if (!meta || !meta.format || !RASTER.has(meta.format) || !meta.width || !meta.height) throw new ApiError('notAnImage');
+  if (meta.width * meta.height * Math.max(1, meta.pages ?? 1) > limit) {
+    throw new ApiError('imageTooLarge', `The image has more than ${limit} pixels, the most a thumbnail is made from.`);
+  }
+  const fit = view.mode === 1 ? 'cover' : 'inside';
+  try {
+    const data = await sharp(input, { limitInputPixels: limit, failOn: 'error' })
+      .rotate()
+      .resize({ width: view.width, height: view.height, fit, withoutEnlargement: view.mode === 2 })
+      .toFormat(format, { quality: view.quality })
+      .toBuffer();
+    return data;
+  } catch {
+    throw new ApiError('notAnImage', 'The image could not be decoded.');
+  }
+}
+
+const TYPES: Record<ThumbnailFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+
+/** The format of a thumbnail asked without one: the file's own when it is one of ours, else png. */
+function defaultFormat(mimeType: string): ThumbnailFormat {
+  const own = (Object.keys(TYPES) as ThumbnailFormat[]).find((f) => TYPES[f] === mimeType.split(';')[0].trim());
+  return own ?? 'png';
+}
+
+/** Where the cached thumbnails of a file live (removed with the file: remove-file.ts). */
+export function thumbnailDir(svc: FilesService, objectId: string): string {
+  return join(svc.opts.dir, 'thumbnails', objectId.replace(/[^A-Za-z0-9]/g, ''));
+}
+
+/**
+ * Answers GET /files/<key>?imageView/...: from the disk cache (`<files dir>/thumbnails/<objectId>/`,
+ * named by a hash of the file and the parameters) or freshly made and then cached (temp + rename).
+ */
+export async function thumbnailResponse(svc: FilesService, row: FileRecord, query: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const view = parseImageView(query);
+  const format = view.format ?? defaultFormat(row.mime_type);
+  const id = createHash('sha256').update(`${row.md5 ?? ''}:${viewId(view)}:${format}`).digest('hex').slice(0, 40);
+  const etag = `"t-${id}"`;
+  const headers = { etag, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox', 'content-type': TYPES[format] };
+  if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).headers(headers).send();
+  const dir = thumbnailDir(svc, row.object_id);
+  const path = join(dir, `${id}.${format}`);
+  const hit = await stat(path).catch(() => undefined);
+  if (hit) return reply.code(200).headers({ ...headers, 'content-length': String(hit.size) }).send(createReadStream(path));
+  const data = await withSlot(() => makeThumbnail(svc, row, view, format));
+  await mkdir(dir, { recursive: true });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    req.log.warn({ err }, 'thumbnail cache write failed');
+  }
+  return reply.code(200).headers({ ...headers, 'content-length': String(data.length) }).send(data);
+}
