@@ -20,6 +20,12 @@ async function main(): Promise<void> {
     process.exitCode = await importCommand(process.argv.slice(3), process.env);
     return;
   }
+  // `files` parses its own command line too (pull --dry-run, --concurrency ...).
+  if (process.argv[2] === 'files') {
+    const { filesCommand } = await import('./cli/files-command.ts');
+    process.exitCode = await filesCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let args;
   try {
     args = parseArgs(process.argv.slice(2));

@@ -25,6 +25,9 @@ Usage:
   larder import <path> [--dry-run] [--classes A,B]
                                     import a LeanCloud data export (.tar.gz, folder, .jsonl or
                                     {results} .json files; 'larder import --help')
+  larder files pull [--dry-run] [--concurrency n]
+                                    copy file bytes still on LeanCloud's file domain into this
+                                    server's storage and rewrite their urls ('larder files --help')
   larder --help                     this text
 
 Options (flag, environment variable, meaning). A JSON config file given with --config <path>

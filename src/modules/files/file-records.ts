@@ -47,11 +47,14 @@ const TABLE = [
      created_at timestamptz NOT NULL DEFAULT now())`,
   sql`CREATE INDEX IF NOT EXISTS _larder_files_state ON _larder_files (state, expires_at)`,
   // Resumable per-file state of `larder files pull` (src/modules/files/pull/).
+  // status: running (blob may hold partial bytes), done, failed (reason says why).
   sql`CREATE TABLE IF NOT EXISTS _larder_file_pulls (
      object_id text PRIMARY KEY,
      status text NOT NULL,
      attempts int NOT NULL DEFAULT 0,
      reason text,
+     blob text,
+     source_url text,
      updated_at timestamptz NOT NULL DEFAULT now())`,
 ];
 
