@@ -63,6 +63,10 @@ export interface Config {
   /** Largest image (bytes, pixels) a thumbnail is made from. */
   thumbnailMaxInputBytes: number;
   thumbnailMaxPixels: number;
+  /** How long a LiveQuery client may be away and still receive what it missed, ms (docs/livequery.md). */
+  liveQueryWindowMs: number;
+  /** Lease of a process serving LiveQuery WebSockets: a process silent this long counts as crashed, ms. */
+  liveQueryLeaseMs: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -105,6 +109,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'smsWebhookTimeoutMs', env: 'LARDER_SMS_WEBHOOK_TIMEOUT_MS', flag: '--sms-webhook-timeout-ms', kind: 'int', default: 5000, max: 60000, help: 'how long the webhook SMS sender waits' },
   { key: 'exportDir', env: 'LARDER_EXPORT_DIR', flag: '--export-dir', kind: 'string', help: 'directory of data export archives (default <data dir>/exports; a temp dir on PostgreSQL)' },
   { key: 'exportLinkTtlHours', env: 'LARDER_EXPORT_LINK_TTL_HOURS', flag: '--export-link-ttl-hours', kind: 'int', default: 168, max: 8760, help: 'how long an export download link works, hours' },
+  { key: 'liveQueryWindowMs', env: 'LARDER_LIVEQUERY_WINDOW_MS', flag: '--livequery-window-ms', kind: 'int', default: 60_000, max: 3_600_000, help: 'how long a LiveQuery client may be away and still get the events it missed' },
+  { key: 'liveQueryLeaseMs', env: 'LARDER_LIVEQUERY_LEASE_MS', flag: '--livequery-lease-ms', kind: 'int', default: 15_000, max: 600_000, help: 'a LiveQuery process not renewing its lease this long counts as crashed' },
   { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
   { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
   { key: 'trustProxy', env: 'LARDER_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', help: 'reverse proxies whose X-Forwarded-* headers are believed: true, a hop count, or addresses/CIDRs (unset: none)' },
@@ -219,6 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     s3SecretAccessKey: values.s3SecretAccessKey as string | undefined,
     thumbnailMaxInputBytes: values.thumbnailMaxInputBytes as number,
     thumbnailMaxPixels: values.thumbnailMaxPixels as number,
+    liveQueryWindowMs: values.liveQueryWindowMs as number,
+    liveQueryLeaseMs: values.liveQueryLeaseMs as number,
   };
 }
 

@@ -180,7 +180,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config) }), exportOptions: exportOptionsFromConfig(config), policy });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy });
     await server.listen({ host: config.host, port: config.port });
     const shutdown = async (signal: string) => {
       if (draining) return;

@@ -88,6 +88,8 @@ export const ERRORS = {
   presenceTooFrequent: e(429, 429, 'Rich presence changed too often: setting and clearing are each allowed once per 30 seconds.'),
   presenceTooManyIds: e(400, 400, 'Too many ids: at most 100 per request.'),
   friendsTooManyConnections: e(429, 429, 'Too many friends WebSocket connections for this user: at most 20 on one server process.'),
+  liveQueryInnerQuery: e(102, 400, 'LiveQuery does not support inner queries ($inQuery, $notInQuery, $select, $dontSelect): subscribe to the inner class separately.'),
+  liveQueryTooManySubscriptions: e(154, 400, 'Too many LiveQuery subscriptions for this subscription id.'),
   friendshipNotFound: e(221, 404, 'Friendship not found.'),
   friendModelMismatch: e(1, 400, 'This endpoint belongs to a friend model the app has not chosen.'),
   cqlSyntax: e(300, 400, 'CQL syntax error.'),

@@ -1,0 +1,96 @@
+/**
+ * From one committed write to the pushes it causes: the subscriptions on the object's class are
+ * narrowed by the prefilter, their wheres evaluated on the database against the object before
+ * and after the write, then each subscriber's read access is checked with its ACL principals
+ * (user and roles) as they are now, and the event is named from the two answers.
+ */
+import type { AppContext } from '../../../app-context.ts';
+import { resolvePrincipal } from '../../../auth/principal.ts';
+import type { Condition } from '../../../query/ast.ts';
+import type { LiveSubscription, SubscriptionRegistry } from '../store/subscription-registry.ts';
+import { classify, type ChangeKind } from './classify.ts';
+import { readableBy, rowOf, type RowValues } from './object-state.ts';
+import { mayMatch } from './prefilter.ts';
+import { leftObject, pushPayload, visibleObject } from './push-payload.ts';
+import { evaluateWheres, type WhereToEvaluate } from './sql-match.ts';
+
+/** One committed write, as the write pipeline reports it (REST JSON objects). */
+export interface ObjectChange {
+  readonly className: string;
+  readonly kind: ChangeKind;
+  /** create/update/login: the object now. */
+  readonly object?: Readonly<Record<string, unknown>>;
+  /** update/delete: the object before the write. */
+  readonly previous?: Readonly<Record<string, unknown>>;
+  /** update: the top-level keys the write changed. */
+  readonly updatedKeys?: readonly string[];
+}
+
+/** One push to send: to whom, and its JSON text. */
+export interface Push {
+  readonly subscriptionId: string;
+  readonly payload: string;
+}
+
+function hasRelatedTo(c: Condition): boolean {
+  if (c.kind === 'relatedTo') return true;
+  if (c.kind === 'and' || c.kind === 'or') return c.conditions.some(hasRelatedTo);
+  return false;
+}
+
+async function readersOf(app: AppContext, sub: LiveSubscription): Promise<readonly string[]> {
+  // The master key gets no bypass: a subscription is always evaluated as its session's user.
+  return (await resolvePrincipal(app, false, sub.sessionToken)).readers;
+}
+
+/** The pushes a write causes (empty, without any SQL, when nobody subscribed to its class). */
+export async function matchChange(app: AppContext, registry: SubscriptionRegistry, change: ObjectChange): Promise<Push[]> {
+  if (!registry.watches(change.className)) return [];
+  const before = change.kind === 'update' || change.kind === 'delete' ? change.previous : undefined;
+  const after = change.kind === 'delete' ? undefined : change.object;
+  if (!before && !after) return [];
+  const rows: RowValues[] = [];
+  const beforeRow = before ? rowOf(before) : undefined;
+  const afterRow = after ? rowOf(after) : undefined;
+  if (beforeRow) rows.push(beforeRow);
+  if (afterRow) rows.push(afterRow);
+
+  // Narrow, then group the remaining subscriptions by where (each distinct where is evaluated once).
+  const candidates: { sub: LiveSubscription; key: string }[] = [];
+  const wheres = new Map<string, WhereToEvaluate>();
+  const readersCache = new Map<LiveSubscription, readonly string[]>();
+  for (const sub of registry.ofClass(change.className)) {
+    if (!rows.some((r) => mayMatch(sub.condition, r))) continue;
+    let key = sub.whereKey;
+    let readers: readonly string[] | null = null;
+    if (hasRelatedTo(sub.condition)) {
+      readers = await readersOf(app, sub);
+      readersCache.set(sub, readers);
+      key = `${key}\u0000${readers.join('\u0000')}`;
+    }
+    candidates.push({ sub, key });
+    if (!wheres.has(key)) wheres.set(key, { key, condition: sub.condition, readers });
+  }
+  if (candidates.length === 0) return [];
+  const results = await evaluateWheres(app, change.className, rows, [...wheres.values()]);
+
+  const pushes: Push[] = [];
+  for (const { sub, key } of candidates) {
+    const m = results.get(key);
+    if (!m) continue;
+    const whereBefore = beforeRow ? m[0] : false;
+    const whereAfter = afterRow ? m[beforeRow ? 1 : 0] : false;
+    if (!whereBefore && !whereAfter) continue;
+    const readers = readersCache.get(sub) ?? (await readersOf(app, sub));
+    const canBefore = beforeRow ? whereBefore && readableBy(beforeRow, readers) : false;
+    const canReadAfter = afterRow ? readableBy(afterRow, readers) : false;
+    const op = classify(change.kind, canBefore, whereAfter && canReadAfter);
+    if (!op) continue;
+    let object: Record<string, unknown>;
+    if (op === 'delete') object = visibleObject(app, sub, before!);
+    else if (op === 'leave' && !canReadAfter) object = leftObject(sub, after!);
+    else object = visibleObject(app, sub, after!);
+    pushes.push({ subscriptionId: sub.subscriptionId, payload: pushPayload(sub, op, object, change.updatedKeys) });
+  }
+  return pushes;
+}

@@ -1,0 +1,39 @@
+/**
+ * The JSON of one push (spec leancloud-services.md §4): `{op, object, query_id, updatedKeys?}`,
+ * with the object as a query would have returned it to the subscriber: hidden fields removed
+ * (a `_User`'s password hash, tokens, authData), the ACL only when the subscription asked for
+ * it and the app returns ACLs in queries, the subscription's `keys` applied, and its className.
+ */
+import type { AppContext } from '../../../app-context.ts';
+import { projectKeys } from '../../../objects/project-keys.ts';
+import { hiddenFieldsFor } from '../../../schema/hidden-fields.ts';
+import type { LiveSubscription } from '../store/subscription-registry.ts';
+import { carriesUpdatedKeys, type LiveOp } from './classify.ts';
+
+/** The object of a push, as the subscriber may see it. */
+export function visibleObject(app: AppContext, sub: LiveSubscription, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...object };
+  for (const h of hiddenFieldsFor(sub.className, false)) delete out[h];
+  delete out.className;
+  delete out.__type;
+  if (!(sub.returnACL && app.settings.includeACLInQueries)) delete out.ACL;
+  const projected = sub.keys ? projectKeys(out, sub.keys) : out;
+  return { className: sub.className, ...projected };
+}
+
+/**
+ * The object of a `leave` the subscriber may no longer read (its ACL changed): only what says
+ * which object left, never its new content.
+ */
+export function leftObject(sub: LiveSubscription, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { className: sub.className, objectId: object.objectId };
+  if (object.updatedAt !== undefined) out.updatedAt = object.updatedAt;
+  return out;
+}
+
+/** The text of one push. */
+export function pushPayload(sub: LiveSubscription, op: LiveOp, object: Record<string, unknown>, updatedKeys: readonly string[] | undefined): string {
+  const body: Record<string, unknown> = { op, object, query_id: sub.queryId };
+  if (carriesUpdatedKeys(op)) body.updatedKeys = [...(updatedKeys ?? [])];
+  return JSON.stringify(body);
+}

@@ -1,0 +1,71 @@
+/**
+ * `POST /1.1/LiveQuery/subscribe` and `/unsubscribe` (spec leancloud-services.md §4). A
+ * subscription is checked as the find it stands for, by its session's user (from X-LC-Session,
+ * or `sessionToken` in the body as the Java SDK sends it), never as the master key: the `find`
+ * class permission, hidden fields, no inner queries. Its ACL filter applies at each event.
+ */
+import type { RequestContext } from '../../../app-context.ts';
+import { checkClassPermission } from '../../../auth/class-permissions.ts';
+import { checkHiddenFields } from '../../../auth/hidden-field-guard.ts';
+import { resolvePrincipal } from '../../../auth/principal.ts';
+import { ApiError } from '../../../errors/api-error.ts';
+import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../http/route.ts';
+import { liveQueryOf } from '../service/service-registry.ts';
+import { parseSubscribeBody, parseSubscriptionId, queryIdOf } from '../store/subscription-query.ts';
+import { deleteSubscription, saveSubscription } from '../store/subscription-store.ts';
+
+/** Subscriptions one subscription id may hold. */
+export const MAX_SUBSCRIPTIONS_PER_CLIENT = 200;
+
+function serviceOf(req: ApiRequest) {
+  const service = liveQueryOf(req.ctx.app);
+  if (!service) throw new ApiError('notReady', 'LiveQuery is not running on this server.');
+  return service;
+}
+
+/** The subscriber's context: its session, never the master key. */
+function subscriberContext(ctx: RequestContext, sessionToken: string | undefined): RequestContext {
+  let principal: ReturnType<RequestContext['principal']> | undefined;
+  return { ...ctx, master: false, sessionToken, principal: () => (principal ??= resolvePrincipal(ctx.app, false, sessionToken)) };
+}
+
+async function subscribe(req: ApiRequest): Promise<ApiResponse> {
+  const service = serviceOf(req);
+  const parsed = parseSubscribeBody(req.body);
+  const ctx = subscriberContext(req.ctx, req.ctx.sessionToken ?? parsed.sessionToken);
+  checkHiddenFields(parsed.query.className, parsed.condition);
+  await checkClassPermission(ctx, parsed.query.className, 'find');
+  // A stale token is ignored, as on every other endpoint: the subscription is then anonymous.
+  const who = await ctx.principal();
+  const queryId = queryIdOf(parsed.subscriptionId, parsed.query);
+  const count = await saveSubscription(req.ctx.app, {
+    queryId,
+    subscriptionId: parsed.subscriptionId,
+    query: parsed.query,
+    ...(who.userId && ctx.sessionToken ? { sessionToken: ctx.sessionToken } : {}),
+  });
+  if (count > MAX_SUBSCRIPTIONS_PER_CLIENT) {
+    await deleteSubscription(req.ctx.app, parsed.subscriptionId, queryId);
+    throw new ApiError('liveQueryTooManySubscriptions', `Too many LiveQuery subscriptions for this subscription id: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT}.`);
+  }
+  await service.subscriptionsChanged([queryId]);
+  return ok({ query_id: queryId });
+}
+
+async function unsubscribe(req: ApiRequest): Promise<ApiResponse> {
+  const service = serviceOf(req);
+  const body = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('invalidJson', 'The body must be a JSON object {id, query_id}.');
+  const b = body as Record<string, unknown>;
+  const subscriptionId = parseSubscriptionId(b.id);
+  if (typeof b.query_id !== 'string' || !/^[0-9a-f]{1,64}$/.test(b.query_id)) throw new ApiError('invalidJson', 'query_id must be the id subscribe answered.');
+  // Unsubscribing twice (or after expiry) is not an error: the subscription is gone either way.
+  if (await deleteSubscription(req.ctx.app, subscriptionId, b.query_id)) await service.subscriptionsChanged([b.query_id]);
+  return ok({});
+}
+
+/** The module's REST routes. */
+export const liveQueryRoutes: Route[] = [
+  { method: 'POST', path: '/1.1/LiveQuery/subscribe', handler: subscribe },
+  { method: 'POST', path: '/1.1/LiveQuery/unsubscribe', handler: unsubscribe },
+];

@@ -1,0 +1,232 @@
+/**
+ * LiveQuery for one app in this process: the registry of every subscription (kept in step
+ * with the table through the channel), the clients whose WebSockets this process holds, the
+ * publishing of committed writes, the outbox of unacknowledged pushes, and the process lease.
+ *
+ * A write is matched in the process that committed it (it alone has the object before and
+ * after); its pushes are stored, delivered to this process's clients at once and to the other
+ * processes' clients through one notification. A client away for less than the reconnect window
+ * gets what it missed when it logs in again, on whichever process it reaches.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../../app-context.ts';
+import type { Logger } from '../../../log.ts';
+import { sql } from '../../../sql/fragment.ts';
+import { matchChange, type ObjectChange } from '../events/match-change.ts';
+import { deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
+import { ensureLiveQueryTables } from '../store/livequery-tables.ts';
+import { dropProcess, reclaimClients, renewLease, sweepExpired } from '../store/process-lease.ts';
+import { SubscriptionRegistry } from '../store/subscription-registry.ts';
+import { clientConnected, clientDisconnected, loadAllSubscriptions, loadSubscriptions } from '../store/subscription-store.ts';
+import type { ClientLink } from './client-link.ts';
+import { LIVEQUERY_CHANNEL, packItems, parseChannelMessage, type ChannelMessage } from './livequery-channel.ts';
+
+/** Timing of the service (config: LARDER_LIVEQUERY_WINDOW_MS, LARDER_LIVEQUERY_LEASE_MS). */
+export interface LiveQueryTiming {
+  /** How long an away client keeps its subscriptions and undelivered pushes. */
+  readonly windowMs: number;
+  /** A process that has not renewed its lease for this long counts as crashed. */
+  readonly leaseMs: number;
+}
+
+/** Acknowledgements are deleted in batches this often. */
+const ACK_FLUSH_MS = 200;
+
+/** The LiveQuery state of one app in this process. */
+export class LiveQueryService {
+  readonly processId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  readonly registry = new SubscriptionRegistry();
+  private readonly clients = new Map<string, Set<ClientLink>>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private acks: { subscriptionId: string; seq: string }[] = [];
+  private ackTimer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly logger: Logger,
+    readonly timing: LiveQueryTiming,
+  ) {}
+
+  /** Creates the tables, loads the subscriptions, listens to the other processes, takes the lease. */
+  async start(): Promise<void> {
+    await ensureLiveQueryTables(this.app.db);
+    if (this.app.db.listen) {
+      await this.app.db.listen(LIVEQUERY_CHANNEL, (p) => this.onChannel(p), () => void this.onReset());
+    }
+    this.registry.replaceAll(await loadAllSubscriptions(this.app.db));
+    await renewLease(this.app, this.processId, this.timing.leaseMs);
+    this.scheduleLease();
+  }
+
+  /** Stops the timers, flushes acknowledgements and gives up the lease (clients' windows start). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.leaseTimer) clearTimeout(this.leaseTimer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    await Promise.all([...this.chains.values()]);
+    await this.flushAcks().catch(() => {});
+    await dropProcess(this.app, this.processId).catch((err: unknown) => this.logger.warn({ err }, 'livequery: giving up the lease failed'));
+  }
+
+  /** Tells every connected client to reconnect elsewhere (shutdown). */
+  goAwayAll(): void {
+    for (const set of this.clients.values()) for (const link of set) link.goAway();
+  }
+
+  // --- writes -------------------------------------------------------------------------------
+
+  /**
+   * Publishes one committed write. Writes of one class are published in commit order (one
+   * chain per class), so a client sees an object's events in the order they happened.
+   */
+  publish(change: ObjectChange): Promise<void> {
+    if (this.stopped || !this.registry.watches(change.className)) return Promise.resolve();
+    const prev = this.chains.get(change.className) ?? Promise.resolve();
+    const next = prev.then(() => this.publishNow(change)).catch((err: unknown) => this.logger.error({ err, className: change.className }, 'livequery: publishing a write failed'));
+    this.chains.set(change.className, next);
+    void next.then(() => {
+      if (this.chains.get(change.className) === next) this.chains.delete(change.className);
+    });
+    return next;
+  }
+
+  private async publishNow(change: ObjectChange): Promise<void> {
+    const pushes = await matchChange(this.app, this.registry, change);
+    if (pushes.length === 0) return;
+    const stored = await storeEvents(this.app, pushes);
+    this.deliver(stored);
+    await this.broadcast(stored);
+  }
+
+  private deliver(events: readonly OutboxEvent[]): void {
+    for (const e of events) {
+      const links = this.clients.get(e.subscriptionId);
+      if (links) for (const l of links) l.sendPush(e.subscriptionId, e.seq, e.payload);
+    }
+  }
+
+  private async broadcast(events: readonly OutboxEvent[]): Promise<void> {
+    const base = { s: this.app.db.schema, from: this.processId };
+    const fixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'push', e: [] }));
+    const items = events.map((e) => ({ n: e.seq, i: e.subscriptionId, m: e.payload }));
+    const { packs, tooLarge } = packItems(items, fixed, (x) => Buffer.byteLength(JSON.stringify(x)));
+    for (const e of packs) await this.notify({ ...base, k: 'push', e });
+    if (tooLarge.length > 0) {
+      const pullFixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'pull', n: [] }));
+      for (const n of packItems(tooLarge.map((x) => x.n), pullFixed, (x) => x.length + 2).packs) await this.notify({ ...base, k: 'pull', n });
+    }
+  }
+
+  private async notify(message: ChannelMessage): Promise<void> {
+    await this.app.db.query(sql`SELECT pg_notify(${LIVEQUERY_CHANNEL}, ${JSON.stringify(message)})`);
+  }
+
+  // --- subscriptions ------------------------------------------------------------------------
+
+  /** A subscription was stored or removed here: reload it, and tell the other processes. */
+  async subscriptionsChanged(queryIds: readonly string[]): Promise<void> {
+    if (queryIds.length === 0) return;
+    await this.reload(queryIds);
+    const base = { s: this.app.db.schema, from: this.processId };
+    const fixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'subs', q: [] }));
+    for (const q of packItems([...queryIds], fixed, (x) => x.length + 3).packs) await this.notify({ ...base, k: 'subs', q });
+  }
+
+  private async reload(queryIds: readonly string[]): Promise<void> {
+    const found = await loadSubscriptions(this.app.db, queryIds);
+    const present = new Set(found.map((s) => s.queryId));
+    for (const id of queryIds) if (!present.has(id)) this.registry.remove(id);
+    for (const s of found) this.registry.upsert(s);
+  }
+
+  // --- clients ------------------------------------------------------------------------------
+
+  /** A client logged in on a connection of this process: record it, then replay what it missed. */
+  async attach(link: ClientLink, subscriptionId: string): Promise<void> {
+    let set = this.clients.get(subscriptionId);
+    if (!set) this.clients.set(subscriptionId, (set = new Set()));
+    set.add(link);
+    await clientConnected(this.app, subscriptionId, this.processId);
+    for (const e of await pendingEvents(this.app, subscriptionId, this.timing.windowMs)) link.sendPush(subscriptionId, e.seq, e.payload);
+  }
+
+  /** A client logged out or its connection closed: its reconnect window starts. */
+  async detach(link: ClientLink, subscriptionId: string): Promise<void> {
+    const set = this.clients.get(subscriptionId);
+    if (!set?.delete(link)) return;
+    if (set.size > 0) return;
+    this.clients.delete(subscriptionId);
+    await clientDisconnected(this.app, subscriptionId, this.processId);
+  }
+
+  /** Number of subscription ids with a connection on this process. */
+  get connectedClients(): number {
+    return this.clients.size;
+  }
+
+  /** The client acknowledged pushes (already checked to have been sent to it): delete them soon. */
+  acknowledge(subscriptionId: string, seqs: readonly string[]): void {
+    for (const seq of seqs) this.acks.push({ subscriptionId, seq });
+    this.ackTimer ??= setTimeout(() => {
+      this.ackTimer = undefined;
+      this.flushAcks().catch((err: unknown) => this.logger.warn({ err }, 'livequery: deleting acknowledged pushes failed'));
+    }, ACK_FLUSH_MS);
+    this.ackTimer.unref();
+  }
+
+  private async flushAcks(): Promise<void> {
+    const batch = this.acks;
+    this.acks = [];
+    await deleteAcknowledged(this.app, batch);
+  }
+
+  // --- other processes ----------------------------------------------------------------------
+
+  private onChannel(payload: string): void {
+    const m = parseChannelMessage(payload);
+    if (!m || m.s !== this.app.db.schema || m.from === this.processId || this.stopped) return;
+    if (m.k === 'subs') void this.reload(m.q).catch((err: unknown) => this.logger.warn({ err }, 'livequery: reloading subscriptions failed'));
+    else if (m.k === 'push') this.deliver(m.e.map((x) => ({ seq: x.n, subscriptionId: x.i, payload: x.m })));
+    else {
+      void eventsBySeq(this.app, m.n)
+        .then((events) => this.deliver(events))
+        .catch((err: unknown) => this.logger.warn({ err }, 'livequery: reading large pushes failed'));
+    }
+  }
+
+  /** The listener reconnected: notifications may have been lost, so reload and replay. */
+  private async onReset(): Promise<void> {
+    this.logger.warn('livequery: notification listener reconnected; reloading subscriptions and replaying pending pushes');
+    try {
+      this.registry.replaceAll(await loadAllSubscriptions(this.app.db));
+      for (const [subscriptionId, links] of this.clients) {
+        const events = await pendingEvents(this.app, subscriptionId, this.timing.windowMs);
+        for (const l of links) for (const e of events) l.sendPush(subscriptionId, e.seq, e.payload);
+      }
+    } catch (err) {
+      this.logger.error({ err }, 'livequery: recovering after a listener reconnect failed');
+    }
+  }
+
+  // --- lease --------------------------------------------------------------------------------
+
+  private scheduleLease(): void {
+    if (this.stopped) return;
+    this.leaseTimer = setTimeout(() => void this.tick(), Math.max(200, Math.floor(this.timing.leaseMs / 3)));
+    this.leaseTimer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      // Swept as dead during a long pause: the clients held here are connected all the same.
+      if (!(await renewLease(this.app, this.processId, this.timing.leaseMs))) await reclaimClients(this.app, this.processId, [...this.clients.keys()]);
+      const { expiredQueryIds } = await sweepExpired(this.app, this.timing.windowMs);
+      if (expiredQueryIds.length > 0) await this.subscriptionsChanged(expiredQueryIds);
+    } catch (err) {
+      this.logger.warn({ err }, 'livequery: lease renewal or sweep failed');
+    }
+    this.scheduleLease();
+  }
+}

@@ -1,0 +1,58 @@
+import type { Database } from '../../../storage/database.ts';
+import { sql } from '../../../sql/fragment.ts';
+
+/**
+ * The LiveQuery module's tables, created idempotently under one advisory lock (two processes
+ * starting together would otherwise race on CREATE TABLE IF NOT EXISTS).
+ *
+ * - `_larder_lq_processes`: every process serving LiveQuery WebSockets, with its lease.
+ * - `_larder_lq_clients`: one row per subscription id (the SDK's `installationId`): the process
+ *   holding its connection (NULL while it is away) and since when it is away.
+ * - `_larder_lq_subscriptions`: the subscribed queries, by `query_id`.
+ * - `_larder_lq_events`: pushes not yet acknowledged by their client (the reconnect window).
+ */
+const STATEMENTS = [
+  sql`CREATE TABLE IF NOT EXISTS _larder_lq_processes (
+     process_id text PRIMARY KEY,
+     lease_until timestamptz NOT NULL)`,
+  sql`CREATE TABLE IF NOT EXISTS _larder_lq_clients (
+     installation_id text PRIMARY KEY,
+     process_id text,
+     seen_at timestamptz NOT NULL DEFAULT now())`,
+  sql`CREATE INDEX IF NOT EXISTS _larder_lq_clients_process ON _larder_lq_clients (process_id)`,
+  sql`CREATE TABLE IF NOT EXISTS _larder_lq_subscriptions (
+     query_id text PRIMARY KEY,
+     installation_id text NOT NULL,
+     class_name text NOT NULL,
+     query jsonb NOT NULL,
+     session_token text,
+     created_at timestamptz NOT NULL DEFAULT now())`,
+  sql`CREATE INDEX IF NOT EXISTS _larder_lq_subscriptions_client ON _larder_lq_subscriptions (installation_id)`,
+  sql`CREATE TABLE IF NOT EXISTS _larder_lq_events (
+     seq bigserial PRIMARY KEY,
+     installation_id text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     payload text NOT NULL)`,
+  sql`CREATE INDEX IF NOT EXISTS _larder_lq_events_client ON _larder_lq_events (installation_id, seq)`,
+  sql`CREATE INDEX IF NOT EXISTS _larder_lq_events_created ON _larder_lq_events (created_at)`,
+];
+
+const ready = new WeakMap<Database, Promise<void>>();
+
+async function create(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.livequery.tables.' + db.schema}))`);
+    for (const s of STATEMENTS) await tx.query(s);
+  });
+}
+
+/** Creates the LiveQuery tables once per database handle (retried after a failure). */
+export function ensureLiveQueryTables(db: Database): Promise<void> {
+  let p = ready.get(db);
+  if (!p) {
+    p = create(db);
+    p.catch(() => ready.delete(db));
+    ready.set(db, p);
+  }
+  return p;
+}
