@@ -4,7 +4,7 @@
  * `noBinary`) and `lc.json.3` (GenericCommand in protobuf's JSON mapping: the C# SDK). The `.1`
  * variants (the SDK's `pushOfflineMessages`) differ only in IM behaviour and are accepted too.
  */
-import { CMD, GenericCommand, type Command } from './messages.ts';
+import { CMD, CommandType, GenericCommand, OpType, type Command } from './messages.ts';
 
 /** How a connection's frames are written. */
 export type FrameFormat = 'protobuf2' | 'proto2base64' | 'json';
@@ -44,12 +44,34 @@ export function decodeFrame(format: FrameFormat, data: Buffer, isBinary: boolean
     const parsed: unknown = JSON.parse(data.toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FrameError('expected a JSON object');
     // The C# SDK's heartbeat is the text `{}`: an empty command, answered in kind.
-    const message = GenericCommand.fromObject(parsed as Record<string, unknown>);
-    return GenericCommand.toObject(message, TO_OBJECT) as Command;
+    const normalized = jsonMapping(parsed as Record<string, unknown>);
+    const problem = GenericCommand.verify(normalized);
+    if (problem) throw new FrameError(problem);
+    return GenericCommand.toObject(GenericCommand.fromObject(normalized), TO_OBJECT) as Command;
   } catch (err) {
     if (err instanceof FrameError) throw err;
     throw new FrameError(err instanceof Error ? err.message : 'undecodable frame');
   }
+}
+
+/**
+ * protobuf's JSON mapping as protobufjs' verify() expects it: enum names of `cmd` and `op` to
+ * their numbers, 64-bit integers written as strings (proto3 JSON) to numbers.
+ */
+function jsonMapping(v: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...v };
+  for (const [field, values] of [['cmd', CommandType], ['op', OpType]] as const) {
+    const x = out[field];
+    if (typeof x !== 'string') continue;
+    const n = values[x];
+    if (typeof n !== 'number') throw new FrameError(`${field}: unknown value ${JSON.stringify(x.slice(0, 40))}`);
+    out[field] = n;
+  }
+  for (const field of ['serverTs', 'clientTs']) {
+    const x = out[field];
+    if (typeof x === 'string' && /^-?\d{1,19}$/.test(x)) out[field] = Number(x);
+  }
+  return out;
 }
 
 /** Encodes one server command for a connection's format: a Buffer for binary frames, else text. */

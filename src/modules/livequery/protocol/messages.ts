@@ -16,6 +16,9 @@ export const GenericCommand: protobuf.Type = root.lookupType('push_server.messag
 /** Command numbers (`cmd`) by name, as the SDK's enum declares them. */
 export const CommandType: Readonly<Record<string, number>> = root.lookupEnum('push_server.messages2.CommandType').values;
 
+/** Operation numbers (`op`) by name. */
+export const OpType: Readonly<Record<string, number>> = root.lookupEnum('push_server.messages2.OpType').values;
+
 /** The commands this server reads or writes (numbers from the SDK's enum, checked at load). */
 export const CMD = {
   session: commandNumber('session'),
