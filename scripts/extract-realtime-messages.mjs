@@ -51,7 +51,8 @@ function enumOf(e) {
   return { values: Object.fromEntries(e.values.map((v) => [v.name, v.id])) };
 }
 
-function typeOf(m) {
+/** protobufjs reads a JSON type as proto3 unless told: these messages are proto2 (field presence). */
+function typeOf(m, syntax) {
   const fields = {};
   for (const f of m.fields) {
     const field = { type: f.type, id: f.id };
@@ -59,7 +60,7 @@ function typeOf(m) {
     if (f.options && Object.keys(f.options).length) field.options = f.options;
     fields[f.name] = field;
   }
-  const out = { fields };
+  const out = { edition: syntax, fields };
   if (m.enums?.length) out.nested = Object.fromEntries(m.enums.map((e) => [e.name, enumOf(e)]));
   return out;
 }
@@ -67,7 +68,7 @@ function typeOf(m) {
 /** The protobufjs (6+) JSON namespace of a protobufjs 5 descriptor. */
 export function toNamespace(d) {
   const nested = {};
-  for (const m of d.messages) nested[m.name] = typeOf(m);
+  for (const m of d.messages) nested[m.name] = typeOf(m, m.syntax ?? d.syntax);
   for (const e of d.enums ?? []) nested[e.name] = enumOf(e);
   let root = { nested };
   for (const part of d.package.split('.').reverse()) root = { nested: { [part]: root } };
