@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppContext } from '../../../app-context.ts';
 import { ApiError, isApiError } from '../../../errors/api-error.ts';
+import { claimUpgradePaths } from '../../../http/upgrade-paths.ts';
 import type { Logger } from '../../../log.ts';
 import { friendsEnabled } from '../friends-enabled.ts';
 import { ensurePresenceTables } from '../presence/presence-tables.ts';
@@ -117,11 +118,8 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    if (!webSocketPaths(app).includes(path)) {
-      // Another upgrade handler may own this path; answer only when there is none.
-      if (server.server.listenerCount('upgrade') <= 1) refuse(socket, 404, { code: 404, error: `No WebSocket endpoint at ${path.slice(0, 200)}.` });
-      return;
-    }
+    // Another endpoint may own this path; one nobody claimed gets 404 (http/upgrade-paths.ts).
+    if (!webSocketPaths(app).includes(path)) return;
     socket.on('error', () => {});
     authenticateUpgrade(app, req.headers, url.searchParams)
       .then(async (who) => {
@@ -142,6 +140,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
         },
       );
   };
+  claimUpgradePaths(server, (path) => webSocketPaths(app).includes(path));
   server.server.on('upgrade', onUpgrade);
 
   // Idle connections and a service turned off are checked a few times per idle timeout.

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppContext } from '../../../app-context.ts';
+import { claimUpgradePaths, upgradePath } from '../../../http/upgrade-paths.ts';
 import type { Logger } from '../../../log.ts';
 import { chooseSubprotocol, formatOf, SUBPROTOCOLS } from '../protocol/frame-codec.ts';
 import type { LiveQueryService } from '../service/live-service.ts';
@@ -39,8 +40,7 @@ export function mountLiveSocket(server: FastifyInstance, app: AppContext, servic
   const connections = new Map<WebSocket, LiveConnection>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
-    if (path !== LIVEQUERY_WS_PATH) return;
+    if (upgradePath(req.url) !== LIVEQUERY_WS_PATH) return;
     socket.on('error', () => {});
     const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
     if (!chooseSubprotocol(offered)) {
@@ -61,6 +61,7 @@ export function mountLiveSocket(server: FastifyInstance, app: AppContext, servic
       });
     });
   };
+  claimUpgradePaths(server, (path) => path === LIVEQUERY_WS_PATH);
   server.server.on('upgrade', onUpgrade);
 
   const pinger = setInterval(() => {
