@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
+import { forEachEngine, startHarness, TEST_KEYS } from './harness/engines.ts';
 import { CommandType, openRawClient } from './harness/livequery-client.ts';
 import { signUp } from './harness/user-helpers.ts';
 import { liveQueryOf } from '../../src/modules/livequery/service/service-registry.ts';
@@ -18,12 +18,20 @@ const cmdName = (m: Record<string, any>) => (typeof m.cmd === 'string' ? m.cmd :
 const sid = () => `sub-${randomBytes(6).toString('hex')}`;
 
 forEachEngine('livequery: protocol', (h) => {
-  test('GET /v1/route answers this server, honouring a proxy; a foreign appId is refused', async () => {
+  test('GET /v1/route answers this server, honouring a trusted proxy; a foreign appId is refused', async () => {
     const direct = await h().client.get('/v1/route', { appId: TEST_KEYS.appId, secure: 1 }, { auth: false, headers: { host: 'api.example.test:8080' } });
     assert.equal(direct.status, 200);
     assert.deepEqual(direct.body, { server: 'ws://api.example.test:8080/livequery', secondary: 'ws://api.example.test:8080/livequery', ttl: 3600 });
-    const proxied = await h().client.get('/v1/route', { appId: TEST_KEYS.appId }, { auth: false, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'live.example.test' } });
-    assert.equal(proxied.body.server, 'wss://live.example.test/livequery');
+    const forwarded = { host: 'api.example.test', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'live.example.test' };
+    const untrusted = await h().client.get('/v1/route', { appId: TEST_KEYS.appId }, { auth: false, headers: forwarded });
+    assert.equal(untrusted.body.server, 'ws://api.example.test/livequery', 'no proxy is trusted by default');
+    const behindProxy = await startHarness(h().engine, { policy: { corsOrigins: '*', trustProxy: ['127.0.0.1'] } });
+    try {
+      const proxied = await behindProxy.client.get('/v1/route', { appId: TEST_KEYS.appId }, { auth: false, headers: forwarded });
+      assert.equal(proxied.body.server, 'wss://live.example.test/livequery');
+    } finally {
+      await behindProxy.stop();
+    }
     const foreign = await h().client.get('/v1/route', { appId: 'someone-else' }, { auth: false });
     assert.equal(foreign.status, 404);
     assert.equal(typeof foreign.body.error, 'string');
