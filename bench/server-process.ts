@@ -123,6 +123,8 @@ export interface StartOptions {
   onSpawn?: (server: ServerProcess) => void;
   /** Another checkout to run the server from (A/B comparisons, bench/cpu-cost.ts); default REPO_ROOT. */
   root?: string;
+  /** Extra settings for the server's environment (e.g. LARDER_FILE_MAX_BYTES). */
+  env?: Record<string, string>;
 }
 
 /** Starts `node --import tsx src/main.ts --workers <n>` and waits until /health answers 200. */
@@ -132,7 +134,7 @@ export async function startServer(storage: ServerStorage, workers: number, opts:
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--workers', String(workers)], {
     cwd: opts.root ?? REPO_ROOT,
-    env: serverEnv(storage, { LARDER_PORT: String(port) }),
+    env: serverEnv(storage, { ...opts.env, LARDER_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
