@@ -4,6 +4,7 @@ import type { SmsSender } from './sms/sms-sender.ts';
 import type { ClassRegistry } from './schema/class-registry.ts';
 import type { AppSettings } from './settings/app-settings.ts';
 import type { Database } from './storage/database.ts';
+import type { WriteExtensions } from './writes/write-extensions.ts';
 
 /**
  * One app served by this process: its keys, its database and its class catalogue. Every
@@ -16,6 +17,8 @@ export interface AppContext {
   readonly classes: ClassRegistry;
   /** Accepted clock skew of master-key signatures, ms. */
   readonly masterSignWindowMs: number;
+  /** Extensions of the write pipeline (hooks, LiveQuery...): docs/architecture.md. */
+  readonly writes: WriteExtensions<RequestContext>;
   /** Current settings; refreshed by the settings use-case when changed. */
   settings: AppSettings;
   /** Outgoing mail (LARDER_SMTP_URL); absent when not configured. */

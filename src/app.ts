@@ -42,6 +42,8 @@ export function apiRoutes(): Route[] {
 /** Builds the HTTP server for one app. */
 export async function createApp(app: AppContext, opts: CreateAppOptions): Promise<FastifyInstance> {
   const modules = opts.modules ?? [];
+  // Failures of after-commit write extensions are logged, never sent (src/writes/).
+  app.writes.reportTo((err, extension, e) => opts.logger.error({ err, extension, op: e.op, className: e.className, objectId: e.objectId }, 'write extension failed after commit'));
   const routes = [...apiRoutes(), ...modules.flatMap((m) => m.routes())];
   // Batch items are served by the table of every other route (so batches cannot nest).
   const table = new RouteTable([...routes, ...batchRoutes(new RouteTable(routes), opts.logger)]);

@@ -7,6 +7,7 @@ import { ClassRegistry } from './schema/class-registry.ts';
 import { loadSettings } from './settings/app-settings.ts';
 import type { Database } from './storage/database.ts';
 import { migrate } from './storage/migrations.ts';
+import { WriteExtensions } from './writes/write-extensions.ts';
 
 /** What opening an app needs. */
 export interface OpenAppOptions {
@@ -26,7 +27,7 @@ export async function openApp(opts: OpenAppOptions): Promise<{ app: AppContext; 
   const settings = await loadSettings(opts.db);
   const classes = new ClassRegistry(opts.db);
   await classes.load();
-  const app: AppContext = { keys, db: opts.db, classes, settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender };
+  const app: AppContext = { keys, db: opts.db, classes, writes: new WriteExtensions(), settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender };
   // Role, session, settings and class-permission changes made by other processes.
   await startInvalidationListener(app);
   return { app, generatedKeys: generated, migrated };

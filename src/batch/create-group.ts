@@ -1,9 +1,10 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { checkClassName } from '../schema/names.ts';
-import { createClassContext, createdObject, insertPrepared, prepareInClass, type CreateClassContext, type PreparedCreate } from '../objects/create-object.ts';
+import { createClassContext, createdEvent, createdObject, insertPrepared, prepareInClass, type CreateClassContext, type PreparedCreate } from '../objects/create-object.ts';
 import { withFiles } from '../objects/create-object.ts';
 import { flag } from '../http/query-params.ts';
+import { afterStage } from '../writes/run-write.ts';
 import type { BatchItem, BatchResult, ExecuteItem } from './run-batch.ts';
 
 /**
@@ -15,6 +16,19 @@ import type { BatchItem, BatchResult, ExecuteItem } from './run-batch.ts';
 export async function runCreateGroup(ctx: RequestContext, className: string, items: readonly BatchItem[], executeOne: ExecuteItem): Promise<BatchResult[]> {
   checkClassName(className);
   const results: BatchResult[] = new Array(items.length);
+  const needs = ctx.app.writes.needs(className, 'create');
+  if (needs.before) {
+    // Before extensions (hooks) run per item and may refuse one item: each item is its own
+    // create through the pipeline, so a replay can never run an item's hooks twice.
+    for (let i = 0; i < items.length; i++) {
+      try {
+        results[i] = { success: (await executeOne(items[i])).body };
+      } catch (e) {
+        results[i] = { error: (isApiError(e) ? e : new ApiError('internal')).toJSON() };
+      }
+    }
+    return results;
+  }
   const prepared: { index: number; row: PreparedCreate }[] = [];
   // Class-level checks once for the run: a refusal (class permission) is every item's error.
   let cls: CreateClassContext;
@@ -46,6 +60,7 @@ export async function runCreateGroup(ctx: RequestContext, className: string, ite
     }
     return results;
   }
+  if (needs.after) afterStage(ctx, prepared.map((p) => createdEvent(ctx, className, p.row, p.row.flags)));
   for (const p of prepared) {
     const q = items[p.index].query;
     const full = flag(q, 'fetchWhenSave') || flag(q, 'new');

@@ -14,6 +14,9 @@ import { applyRelationChanges } from './relation-rows.ts';
 import type { WireObject } from './encode.ts';
 import { addRelationMarkers } from './relation-fields.ts';
 import { expandFiles } from './expand-files.ts';
+import { restObjectOfNew, splitWriteBody } from './write-body.ts';
+import { runWrite } from '../writes/run-write.ts';
+import type { WriteEvent, WriteFlags } from '../writes/write-extension-api.ts';
 
 /** The outcome of a create: the stored object in wire form. */
 export interface Created {
@@ -32,6 +35,8 @@ export interface PreparedCreate {
   data: Record<string, unknown>;
   relations: RelationChange[];
   types: Record<string, FieldSchema>;
+  /** Request flags of the body (`__ignore_hooks`...), for the write pipeline's extensions. */
+  flags: WriteFlags;
 }
 
 /**
@@ -65,7 +70,7 @@ export async function prepareInClass(ctx: RequestContext, cls: CreateClassContex
   // a shared ACL once for all rows.
   const { acl, rperm, wperm } = parsed.acl ? { acl: parsed.acl, ...permsOf(parsed.acl) } : await cls.defaultAcl();
   const { data, relations } = applyOnCreate(parsed.ops);
-  return { objectId: newObjectId(), now, acl, rperm, wperm, data, relations, types: typesOf(parsed.ops) };
+  return { objectId: newObjectId(), now, acl, rperm, wperm, data, relations, types: typesOf(parsed.ops), flags: parsed.flags };
 }
 
 /** Runs every check of a create (class permission, add_fields, body) and builds the row. */
@@ -133,19 +138,40 @@ export function createdObject(p: PreparedCreate): WireObject {
   return { ...p.data, objectId: p.objectId, createdAt: p.now, updatedAt: p.now };
 }
 
-/** Creates one object. */
-export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Created> {
-  const prepared = await prepareCreate(ctx, className, body);
-  await insertPrepared(ctx, className, [prepared]);
-  // The full object is built only when asked for (fetchWhenSave); most creates answer without it.
-  let object: WireObject | undefined;
-  return {
-    objectId: prepared.objectId,
-    createdAt: prepared.now,
-    get object() {
-      return (object ??= createdObject(prepared));
+/** The after-stage event of a committed create. */
+export function createdEvent(ctx: RequestContext, className: string, p: PreparedCreate, flags: WriteFlags): WriteEvent {
+  return { ctx, className, op: 'create', source: 'api', objectId: p.objectId, object: restObjectOfNew(className, p.data, { objectId: p.objectId, now: p.now, acl: p.acl }), flags };
+}
+
+/** Options of createObject. */
+export interface CreateOptions {
+  /** Class rules run first in the check stage, also on a body a before extension replaced (roles). */
+  prepareBody?: (body: unknown) => unknown;
+}
+
+/** Creates one object, through the write pipeline. */
+export function createObject(ctx: RequestContext, className: string, body: unknown, opts: CreateOptions = {}): Promise<Created> {
+  const { prepareBody } = opts;
+  return runWrite(ctx, {
+    className,
+    op: 'create',
+    body,
+    split: splitWriteBody,
+    check: (b) => prepareCreate(ctx, className, prepareBody ? prepareBody(b) : b),
+    commit: async (prepared, needs) => {
+      await insertPrepared(ctx, className, [prepared]);
+      // The full object is built only when asked for (fetchWhenSave); most creates answer without it.
+      let object: WireObject | undefined;
+      const result: Created = {
+        objectId: prepared.objectId,
+        createdAt: prepared.now,
+        get object() {
+          return (object ??= createdObject(prepared));
+        },
+      };
+      return needs.after ? { result, events: [createdEvent(ctx, className, prepared, prepared.flags)] } : { result };
     },
-  };
+  });
 }
 
 /**

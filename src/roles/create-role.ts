@@ -15,17 +15,24 @@ export const ROLE_CLASS = '_Role';
  * a GET always shows them; members given with AddRelation are written in the same transaction.
  */
 export async function createRole(ctx: RequestContext, body: unknown): Promise<Created> {
-  if (!isPlainObject(body)) throw new ApiError('invalidJson');
-  const name = checkRoleName(body.name);
-  if (body.ACL === undefined || body.ACL === null) throw new ApiError('roleAclRequired');
-  const { changesMembership } = parseRoleBody(body, 'create');
-  const withMarkers: Record<string, unknown> = { ...body };
-  for (const [field, target] of Object.entries(ROLE_RELATIONS)) {
-    if (withMarkers[field] === undefined) withMarkers[field] = relationMarker(target);
-  }
+  let name = '';
+  let changesMembership = false;
+  // The role rules run in the pipeline's check stage: on the client's body, and again on a body
+  // a before extension (beforeSave hook) replaced it with.
+  const prepareBody = (b: unknown): Record<string, unknown> => {
+    if (!isPlainObject(b)) throw new ApiError('invalidJson');
+    name = checkRoleName(b.name);
+    if (b.ACL === undefined || b.ACL === null) throw new ApiError('roleAclRequired');
+    changesMembership = parseRoleBody(b, 'create').changesMembership;
+    const withMarkers: Record<string, unknown> = { ...b };
+    for (const [field, target] of Object.entries(ROLE_RELATIONS)) {
+      if (withMarkers[field] === undefined) withMarkers[field] = relationMarker(target);
+    }
+    return withMarkers;
+  };
   let created: Created;
   try {
-    created = await createObject(ctx, ROLE_CLASS, withMarkers);
+    created = await createObject(ctx, ROLE_CLASS, body, { prepareBody });
   } catch (err) {
     if (isApiError(err) && err.errorName === 'duplicateValue') {
       throw new ApiError('duplicateValue', `A role named '${name}' already exists.`);

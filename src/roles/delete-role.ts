@@ -10,8 +10,8 @@ import { ROLE_CLASS } from './create-role.ts';
  * owns (its users and child roles); rows that name it as a child of other roles go too, and
  * every cached principal is dropped in every process.
  */
-export async function deleteRoles(ctx: RequestContext, objectIds: readonly string[], where?: unknown): Promise<void> {
-  await deleteObjects(ctx, ROLE_CLASS, objectIds, where);
+export async function deleteRoles(ctx: RequestContext, objectIds: readonly string[], where?: unknown, body?: unknown): Promise<void> {
+  await deleteObjects(ctx, ROLE_CLASS, objectIds, where, body);
   await ctx.app.db.query(sql`DELETE FROM _larder_relations WHERE owner_class = ${ROLE_CLASS} AND key = 'roles'
     AND target_class = ${ROLE_CLASS} AND target_id = ANY(${objectIds}::text[])
     AND NOT EXISTS (SELECT 1 FROM "_Role" r WHERE r."objectId" = target_id)`);

@@ -39,9 +39,14 @@ export async function updateRole(ctx: RequestContext, objectId: string, body: un
   if (!isPlainObject(body)) throw new ApiError('invalidJson');
   // Class permission first, so a refused caller learns nothing about the role's name.
   await checkClassPermission(ctx, ROLE_CLASS, 'update');
-  const { changesMembership } = parseRoleBody(body, 'update');
-  const clean = await dropUnchangedName(ctx, objectId, body);
-  const updated = await updateObject(ctx, ROLE_CLASS, objectId, clean, opts);
+  let changesMembership = false;
+  // The role rules run in the pipeline's check stage, also on a body a before extension replaced.
+  const prepareBody = async (b: unknown): Promise<Record<string, unknown>> => {
+    if (!isPlainObject(b)) throw new ApiError('invalidJson');
+    changesMembership = parseRoleBody(b, 'update').changesMembership;
+    return dropUnchangedName(ctx, objectId, b);
+  };
+  const updated = await updateObject(ctx, ROLE_CLASS, objectId, body, { ...opts, prepareBody });
   if (changesMembership) await invalidateRoles(ctx.app);
   return updated;
 }

@@ -12,7 +12,7 @@ import { nowOf } from '../app-context.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { createUser } from '../users/create-user.ts';
-import { sessionTokenOf } from '../users/session-issue.ts';
+import { completeLogin } from '../users/complete-login.ts';
 import { findUserBy } from '../users/user-store.ts';
 import { consumeSmsCode } from './sms-codes.ts';
 import { bodyOf, codeOf, phoneOf } from './sms-params.ts';
@@ -29,7 +29,7 @@ async function logInAs(ctx: RequestContext, row: ObjectRow): Promise<PhoneSignUp
   if (ctx.app.settings.requireVerifiedEmailToLogin === true && typeof row.data.email === 'string' && row.data.emailVerified !== true) {
     throw new ApiError('emailNotVerified');
   }
-  return { row, sessionToken: await sessionTokenOf(ctx.app.db, row), created: false };
+  return { row, sessionToken: await completeLogin(ctx, row), created: false };
 }
 
 /** Signs up or logs in by mobile phone number and SMS code. */

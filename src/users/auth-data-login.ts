@@ -20,7 +20,7 @@ import { bindAccounts, bindingKey, bindingOwners, unbindAccounts, type Binding }
 import { mergeAuthData } from './auth-data-merge.ts';
 import { verifyAuthData } from './auth-data-verifier.ts';
 import { createUser } from './create-user.ts';
-import { sessionTokenOf } from './session-issue.ts';
+import { completeLogin } from './complete-login.ts';
 import { mappingUniqueViolations } from './unique-violation.ts';
 import { splitUserBody } from './user-fields.ts';
 import { findUserById, USER_TABLE } from './user-store.ts';
@@ -88,7 +88,7 @@ export async function loginWithAuthData(ctx: RequestContext, body: unknown, opts
     const owner = await findOwner(ctx, entries);
     if (owner) {
       const row = await logInto(ctx, owner, entries);
-      return { row, sessionToken: await sessionTokenOf(ctx.app.db, row), created: false };
+      return { row, sessionToken: await completeLogin(ctx, row), created: false };
     }
     if (opts.failOnNotExist) throw new ApiError('userNotFound');
     try {

@@ -22,7 +22,12 @@ import { hashPassword } from './password.ts';
 import { newSessionToken, randomUsername } from './session-token.ts';
 import { mappingUniqueViolations } from './unique-violation.ts';
 import { defaultUserAcl } from './user-acl.ts';
-import { splitUserBody } from './user-fields.ts';
+import { splitUserBody, type UserBody } from './user-fields.ts';
+import { restObjectOf, splitWriteBody } from '../objects/write-body.ts';
+import type { ParsedWrite } from '../objects/write-ops.ts';
+import { runWrite, type Committed } from '../writes/run-write.ts';
+import type { WriteEvent } from '../writes/write-extension-api.ts';
+import type { WriteNeeds } from '../writes/write-extensions.ts';
 import { USER_TABLE } from './user-store.ts';
 
 /** Options of createUser. */
@@ -64,18 +69,43 @@ export function authDataOf(entries: readonly AuthEntry[], unions: readonly AuthE
 }
 
 /**
- * Creates a user from a sign-up body (wire form). `username` is required (200) unless
- * `generateUsername`; the password is optional here (the sign-up route requires it).
+ * Creates a user from a sign-up body (wire form), through the write pipeline. `username` is
+ * required (200) unless `generateUsername`; the password is optional here (the sign-up route
+ * requires it).
  */
-export async function createUser(ctx: RequestContext, body: unknown, opts: CreateUserOptions = {}): Promise<CreatedUser> {
-  const { app } = ctx;
+export function createUser(ctx: RequestContext, body: unknown, opts: CreateUserOptions = {}): Promise<CreatedUser> {
+  return runWrite(ctx, {
+    className: '_User',
+    op: 'create',
+    body,
+    split: splitWriteBody,
+    check: (b) => checkCreate(ctx, b, opts),
+    commit: (checked, needs) => commitCreate(ctx, checked, opts, needs),
+  });
+}
+
+/** A sign-up that passed validation and permissions. */
+interface CheckedSignUp {
+  readonly user: UserBody;
+  readonly username: string;
+  readonly parsed: ParsedWrite;
+}
+
+/** Validation and permissions of a sign-up (the pipeline's first stages). */
+async function checkCreate(ctx: RequestContext, body: unknown, opts: CreateUserOptions): Promise<CheckedSignUp> {
   await checkClassPermission(ctx, '_User', 'create');
   const user = splitUserBody(body, { mode: 'create', master: ctx.master });
   const username = user.username ?? (opts.generateUsername ? randomUsername() : undefined);
   if (username === undefined) throw new ApiError('usernameMissing');
   const parsed = parseWriteBody(user.rest, 'create');
-  await checkAddFields(ctx, await app.classes.find('_User'), parsed.ops);
+  await checkAddFields(ctx, await ctx.app.classes.find('_User'), parsed.ops);
+  return { user, username, parsed };
+}
 
+/** The SQL stage of a sign-up: the row, its bindings and relations in one transaction. */
+async function commitCreate(ctx: RequestContext, checked: CheckedSignUp, opts: CreateUserOptions, needs: WriteNeeds): Promise<Committed<CreatedUser>> {
+  const { app } = ctx;
+  const { user, username, parsed } = checked;
   const objectId = newObjectId();
   const sessionToken = newSessionToken();
   const now = new Date().toISOString();
@@ -110,5 +140,8 @@ export async function createUser(ctx: RequestContext, body: unknown, opts: Creat
   );
   app.classes.publish(schema);
   if (user.email) await afterEmailSet(app, { objectId, email: user.email, username });
-  return { row: { objectId, createdAt: now, updatedAt: now, acl, data }, sessionToken };
+  const result: CreatedUser = { row: { objectId, createdAt: now, updatedAt: now, acl, data }, sessionToken };
+  if (!needs.after) return { result };
+  const event: WriteEvent = { ctx, className: '_User', op: 'create', source: 'api', objectId, object: restObjectOf('_User', result.row), flags: parsed.flags };
+  return { result, events: [event] };
 }

@@ -8,7 +8,10 @@ import type { RequestContext } from '../app-context.ts';
 import { checkClassPermission } from '../auth/class-permissions.ts';
 import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { deleteOwnedRelations } from '../objects/relation-rows.ts';
+import { restObjectOf, splitWriteBody, storedObject } from '../objects/write-body.ts';
+import { afterStage, beforeStage } from '../writes/run-write.ts';
 import { sql, type Sql } from '../sql/fragment.ts';
 import { unbindAccounts } from './auth-bindings.ts';
 import { clearFailures } from './login-lock.ts';
@@ -17,7 +20,7 @@ import { USER_TABLE } from './user-store.ts';
 import { compileUserWriteWhere } from './user-write-where.ts';
 
 /** Deletes a user; unknown id 211, a `where` that does not match 305. */
-export async function deleteUser(ctx: RequestContext, objectId: string, where?: unknown): Promise<void> {
+export async function deleteUser(ctx: RequestContext, objectId: string, where?: unknown, body?: unknown): Promise<void> {
   const { app } = ctx;
   await assertOwnUserOrMaster(ctx, objectId);
   await checkClassPermission(ctx, '_User', 'delete');
@@ -27,8 +30,16 @@ export async function deleteUser(ctx: RequestContext, objectId: string, where?: 
     if (!schema) throw new ApiError('classNotFound');
     cond = await compileUserWriteWhere(ctx, schema, where);
   }
-  await app.db.transaction(async (tx) => {
-    const rows = await tx.query<{ ok: boolean }>(sql`SELECT (${cond}) AS ok FROM ${USER_TABLE} WHERE "objectId" = ${objectId} FOR UPDATE`);
+  // The write pipeline's before stage (hooks may refuse), then the SQL, then the after stage.
+  const needs = app.writes.needs('_User', 'delete');
+  const flags = needs.before || needs.after ? splitWriteBody(body).flags : {};
+  if (needs.before) {
+    const stored = await storedObject(ctx, '_User', objectId);
+    if (stored) await beforeStage({ ctx, className: '_User', op: 'delete', source: 'api', objectId, object: stored, stored, flags });
+  }
+  const columns = needs.after ? sql`${OBJECT_COLUMNS}, ` : sql``;
+  const deleted = await app.db.transaction(async (tx) => {
+    const rows = await tx.query<ObjectRow & { ok: boolean }>(sql`SELECT ${columns}(${cond}) AS ok FROM ${USER_TABLE} WHERE "objectId" = ${objectId} FOR UPDATE`);
     if (!rows[0]) throw new ApiError('userNotFound');
     if (!rows[0].ok) throw new ApiError('noEffect');
     await tx.query(sql`DELETE FROM ${USER_TABLE} WHERE "objectId" = ${objectId}`);
@@ -36,6 +47,8 @@ export async function deleteUser(ctx: RequestContext, objectId: string, where?: 
     await clearFailures(tx, objectId);
     await deleteOwnedRelations(tx, '_User', [objectId]);
     await tx.query(sql`DELETE FROM _larder_relations WHERE target_class = '_User' AND target_id = ${objectId}`);
+    return rows[0];
   });
   await invalidateSessions(app, objectId);
+  if (needs.after) afterStage(ctx, [{ ctx, className: '_User', op: 'delete', source: 'api', objectId, previous: restObjectOf('_User', deleted), flags }]);
 }

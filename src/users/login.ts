@@ -12,7 +12,7 @@ import { sql } from '../sql/fragment.ts';
 import { consumeSmsCode } from '../sms/sms-codes.ts';
 import { clearFailures, reserveAttempt } from './login-lock.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './password.ts';
-import { sessionTokenOf } from './session-issue.ts';
+import { completeLogin } from './complete-login.ts';
 import { findUserBy, USER_TABLE, type UserKey } from './user-store.ts';
 
 /** A logged-in user and its token. */
@@ -79,5 +79,5 @@ export async function logIn(ctx: RequestContext, body: unknown, now: Date = new 
   if (ctx.app.settings.requireVerifiedEmailToLogin === true && typeof row.data.email === 'string' && row.data.emailVerified !== true) {
     throw new ApiError('emailNotVerified');
   }
-  return { row, sessionToken: await sessionTokenOf(ctx.app.db, row) };
+  return { row, sessionToken: await completeLogin(ctx, row) };
 }

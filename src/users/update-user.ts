@@ -17,7 +17,12 @@ import { ApiError } from '../errors/api-error.ts';
 import { permsOf } from '../objects/acl.ts';
 import type { WireObject } from '../objects/encode.ts';
 import { changedKeys, compileUpdate, typesOf } from '../objects/field-operations.ts';
-import type { ObjectRow } from '../objects/object-row.ts';
+import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
+import { restObjectOf, splitWriteBody, storedObject } from '../objects/write-body.ts';
+import type { ParsedWrite } from '../objects/write-ops.ts';
+import { runWrite, type Committed } from '../writes/run-write.ts';
+import type { WriteEvent } from '../writes/write-extension-api.ts';
+import type { WriteNeeds } from '../writes/write-extensions.ts';
 import { parseWriteBody } from '../objects/parse-write.ts';
 import { applyRelationChanges } from '../objects/relation-rows.ts';
 import { toIso } from '../objects/timestamps.ts';
@@ -74,8 +79,17 @@ function userFieldOps(ctx: RequestContext, row: ObjectRow, user: UserBody, hashe
   return { ops, emailChanged };
 }
 
-/** Updates a user; see the file comment for the rules. */
-export async function updateUser(ctx: RequestContext, objectId: string, body: unknown, opts: { where?: unknown } = {}): Promise<UserUpdated> {
+/** A user update that passed validation and permissions. */
+interface CheckedUserUpdate {
+  readonly user: UserBody;
+  readonly parsed: ParsedWrite;
+  readonly where?: Sql;
+  readonly claim: Awaited<ReturnType<typeof claimable>>;
+  readonly hashed?: string;
+}
+
+/** Validation and permissions of a user update (the pipeline's first stages). */
+async function checkUserUpdate(ctx: RequestContext, objectId: string, body: unknown, opts: { where?: unknown }): Promise<CheckedUserUpdate> {
   const { app } = ctx;
   await assertOwnUserOrMaster(ctx, objectId);
   await checkClassPermission(ctx, '_User', 'update');
@@ -93,6 +107,14 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   if (authChange?.link.length) await verifyAuthData(app, authChange.link);
   const claim = authChange ? await claimable(ctx, authChange.link, objectId) : [];
   const hashed = user.password === undefined ? undefined : await hashPassword(user.password);
+  return { user, parsed, where, claim, hashed };
+}
+
+/** The SQL stage: one transaction holding the row lock (the locked row is the `previous` image). */
+async function commitUserUpdate(ctx: RequestContext, objectId: string, checked: CheckedUserUpdate, needs: WriteNeeds): Promise<Committed<UserUpdated>> {
+  const { app } = ctx;
+  const { user, parsed, where, claim, hashed } = checked;
+  const authChange = user.authDataChange;
   const now = new Date().toISOString();
 
   const result = await mappingUniqueViolations(() =>
@@ -103,6 +125,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
         const hit = await tx.query(sql`SELECT 1 FROM ${USER_TABLE} WHERE "objectId" = ${objectId} AND ${where}`);
         if (!hit.length) throw new ApiError('noEffect');
       }
+      const previous = needs.previous ? restObjectOf('_User', row) : undefined;
       const fields = userFieldOps(ctx, row, user, hashed);
       const ops: WriteOp[] = [...parsed.ops, ...fields.ops];
       if (authChange || hashed !== undefined) {
@@ -125,11 +148,11 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
         const { rperm, wperm } = permsOf(parsed.acl);
         setAcl = sql`, acl = ${JSON.stringify(parsed.acl)}::jsonb, rperm = ${rperm}::text[], wperm = ${wperm}::text[]`;
       }
-      const rows = await tx.query<{ updatedAt: unknown; data: Record<string, unknown> }>(sql`UPDATE ${USER_TABLE}
+      const rows = await tx.query<ObjectRow>(sql`UPDATE ${USER_TABLE}
         SET data = ${update.data}, "updatedAt" = ${now}::timestamptz${setAcl}
-        WHERE "objectId" = ${objectId} RETURNING "updatedAt", data`);
+        WHERE "objectId" = ${objectId} RETURNING ${OBJECT_COLUMNS}`);
       await applyRelationChanges(tx, '_User', objectId, update.relations);
-      return { row: rows[0], ops, schema: s, emailChanged: fields.emailChanged };
+      return { row: rows[0], ops, schema: s, emailChanged: fields.emailChanged, previous };
     }),
   );
   app.classes.publish(result.schema);
@@ -139,9 +162,33 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   }
   const hidden = new Set(hiddenFields('_User'));
   const changed: WireObject = {};
-  for (const k of changedKeys(result.ops)) {
+  const keys = changedKeys(result.ops);
+  for (const k of keys) {
     if ((!hidden.has(k) || k === 'authData') && Object.hasOwn(data, k)) changed[k] = data[k];
   }
   if (parsed.acl) changed.ACL = parsed.acl;
-  return { updatedAt: toIso(result.row.updatedAt), changed };
+  const updated: UserUpdated = { updatedAt: toIso(result.row.updatedAt), changed };
+  if (!needs.after) return { result: updated };
+  const event: WriteEvent = {
+    ctx, className: '_User', op: 'update', source: 'api', objectId,
+    object: restObjectOf('_User', result.row),
+    previous: result.previous,
+    updatedKeys: [...new Set(result.ops.map((op) => op.path[0]))].concat(parsed.acl ? ['ACL'] : []),
+    flags: parsed.flags,
+  };
+  return { result: updated, events: [event] };
+}
+
+/** Updates a user through the write pipeline; see the file comment for the rules. */
+export function updateUser(ctx: RequestContext, objectId: string, body: unknown, opts: { where?: unknown } = {}): Promise<UserUpdated> {
+  return runWrite(ctx, {
+    className: '_User',
+    op: 'update',
+    objectId,
+    body,
+    split: splitWriteBody,
+    check: (b) => checkUserUpdate(ctx, objectId, b, opts),
+    stored: () => storedObject(ctx, '_User', objectId),
+    commit: (checked, needs) => commitUserUpdate(ctx, objectId, checked, needs),
+  });
 }

@@ -45,7 +45,7 @@ export async function deleteRoute(req: ApiRequest, className: string): Promise<R
   assertWritableClass(className);
   const ids = req.params.objectId.split(',');
   for (const id of ids) if (!isValidObjectId(id)) throw new ApiError('missingObjectId', `Invalid object id '${id.slice(0, 80)}'.`);
-  await deleteObjects(req.ctx, className, ids, json(req.query, 'where'));
+  await deleteObjects(req.ctx, className, ids, json(req.query, 'where'), req.body);
   return ok({});
 }
 

@@ -33,7 +33,7 @@ async function update(req: ApiRequest): Promise<ApiResponse> {
 }
 
 async function remove(req: ApiRequest): Promise<ApiResponse> {
-  await deleteRoles(req.ctx, idsOf(req), json(req.query, 'where'));
+  await deleteRoles(req.ctx, idsOf(req), json(req.query, 'where'), req.body);
   return ok({});
 }
 

@@ -51,7 +51,7 @@ async function updateRoute(req: ApiRequest): Promise<ApiResponse> {
 }
 
 async function deleteRoute(req: ApiRequest): Promise<ApiResponse> {
-  await deleteUser(req.ctx, userIdOf(req), json(req.query, 'where'));
+  await deleteUser(req.ctx, userIdOf(req), json(req.query, 'where'), req.body);
   return ok({});
 }
 

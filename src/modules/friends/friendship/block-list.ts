@@ -17,7 +17,7 @@ import { MAX_BLOCKED } from './limits.ts';
  */
 export async function block(ctx: RequestContext, a: string, b: string): Promise<WireObject> {
   if (a === b) throw new ApiError('badRequest', 'A user cannot block itself.');
-  return friendTransaction(ctx.app, [a, b], async (ft) => {
+  return friendTransaction(ctx, [a, b], async (ft) => {
     await requireUsers(ft.tx, [b]);
     const existing = await findRow(ft, { cls: BLOCKLIST, owner: a, other: b });
     if (existing) return existing;
@@ -33,6 +33,6 @@ export async function block(ctx: RequestContext, a: string, b: string): Promise<
 
 /** Takes `b` off `a`'s block list; 221 when it was not on it. */
 export async function unblock(ctx: RequestContext, a: string, b: string): Promise<void> {
-  const had = await friendTransaction(ctx.app, [a, b], (ft) => deleteRow(ft, { cls: BLOCKLIST, owner: a, other: b }));
+  const had = await friendTransaction(ctx, [a, b], (ft) => deleteRow(ft, { cls: BLOCKLIST, owner: a, other: b }));
   if (!had) throw new ApiError('friendshipNotFound', `User ${b} is not on the block list.`);
 }

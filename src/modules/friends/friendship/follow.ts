@@ -37,7 +37,7 @@ async function followOne(ft: FriendTx, a: string, b: string, attrs: FriendAttrs)
  */
 export async function follow(ctx: RequestContext, a: string, b: string, attrs: FriendAttrs): Promise<WireObject> {
   if (a === b) throw new ApiError('badRequest', 'A user cannot follow itself.');
-  return friendTransaction(ctx.app, [a, b], async (ft) => {
+  return friendTransaction(ctx, [a, b], async (ft) => {
     await requireUsers(ft.tx, [a, b]);
     await refuseIfBlocked(ft.tx, a, b);
     const row = await followOne(ft, a, b, attrs);
@@ -59,6 +59,6 @@ export async function unfollowIn(ft: FriendTx, a: string, b: string): Promise<bo
 
 /** Unfollow (DELETE /1.1/users/<id>/friendship/<target>, POST /friend/v2/unfollow); 221 when absent. */
 export async function unfollow(ctx: RequestContext, a: string, b: string): Promise<void> {
-  const had = await friendTransaction(ctx.app, [a, b], (ft) => unfollowIn(ft, a, b));
+  const had = await friendTransaction(ctx, [a, b], (ft) => unfollowIn(ft, a, b));
   if (!had) throw new ApiError('friendshipNotFound', `User ${a} does not follow user ${b}.`);
 }

@@ -3,6 +3,7 @@ import { newObjectId } from '../../../objects/object-id.ts';
 import type { Acl } from '../../../objects/acl.ts';
 import { encodeRow, type WireObject } from '../../../objects/encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../../../objects/object-row.ts';
+import { restObjectOf } from '../../../objects/write-body.ts';
 import type { FieldSchema } from '../../../schema/types.ts';
 import { ident, sql } from '../../../sql/fragment.ts';
 import { permsOfAcl } from './friend-acl.ts';
@@ -52,12 +53,21 @@ export async function upsertRow(ft: FriendTx, w: RowWrite, onExisting: 'merge' |
     onExisting === 'merge'
       ? sql`DO UPDATE SET data = ${t}.data || EXCLUDED.data, "updatedAt" = EXCLUDED."updatedAt"`
       : sql`DO UPDATE SET "objectId" = ${t}."objectId"`; // no-op update so RETURNING yields the row
+  // The write pipeline: an extension asking for the row before an update gets it read here.
+  const onCreate = ft.events.needs(w.cls, 'create');
+  const onUpdate = onExisting === 'merge' ? ft.events.needs(w.cls, 'update') : undefined;
+  const before = onUpdate?.previous ? await lockedRow(ft, w) : undefined;
   const rows = await ft.tx.query<ObjectRow & { created: boolean }>(sql`INSERT INTO ${t} ("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)
     VALUES (${newObjectId()}, ${now}, ${now}, ${JSON.stringify(w.acl)}::jsonb, ${rperm}::text[], ${wperm}::text[], ${JSON.stringify(data)}::jsonb)
     ON CONFLICT (${pointerId('user')}, ${pointerId(other)}) ${conflict}
     RETURNING ${OBJECT_COLUMNS}, (xmax = 0) AS created`);
   const r = rows[0];
-  return { row: encodeRow(r, { className: w.cls, withAcl: false }), created: r.created === true };
+  const created = r.created === true;
+  if (created && onCreate.after) ft.events.record({ className: w.cls, op: 'create', objectId: r.objectId, object: restObjectOf(w.cls, r) });
+  if (!created && onUpdate?.after) {
+    ft.events.record({ className: w.cls, op: 'update', objectId: r.objectId, object: restObjectOf(w.cls, r), previous: before && restObjectOf(w.cls, before), updatedKeys: Object.keys(data) });
+  }
+  return { row: encodeRow(r, { className: w.cls, withAcl: false }), created };
 }
 
 /** The row of a pair, or undefined. `forUpdate` locks it for the rest of the transaction. */
@@ -66,17 +76,33 @@ export async function findRow(ft: FriendTx, key: RowKey, forUpdate = false): Pro
   return rows[0] ? encodeRow(rows[0], { className: key.cls, withAcl: false }) : undefined;
 }
 
+/** The stored row of a pair, locked, as the write pipeline's `previous` image. */
+async function lockedRow(ft: FriendTx, key: RowKey): Promise<ObjectRow | undefined> {
+  const rows = await ft.tx.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(key.cls)} WHERE ${pairFilter(key)} FOR UPDATE`);
+  return rows[0];
+}
+
 /** Merges fields (and attributes) into an existing row; undefined when the pair has none. */
 export async function updateRow(ft: FriendTx, key: RowKey, fields: Record<string, unknown>, types: Record<string, FieldSchema>): Promise<WireObject | undefined> {
   if (Object.keys(types).length) await ft.lock(key.cls, types);
+  const needs = ft.events.needs(key.cls, 'update');
+  const before = needs.previous ? await lockedRow(ft, key) : undefined;
   const rows = await ft.tx.query<ObjectRow>(sql`UPDATE ${ident(key.cls)} SET data = data || ${JSON.stringify(fields)}::jsonb, "updatedAt" = ${new Date().toISOString()}
     WHERE ${pairFilter(key)} RETURNING ${OBJECT_COLUMNS}`);
-  return rows[0] ? encodeRow(rows[0], { className: key.cls, withAcl: false }) : undefined;
+  const r = rows[0];
+  if (!r) return undefined;
+  if (needs.after) {
+    ft.events.record({ className: key.cls, op: 'update', objectId: r.objectId, object: restObjectOf(key.cls, r), previous: before && restObjectOf(key.cls, before), updatedKeys: Object.keys(fields) });
+  }
+  return encodeRow(r, { className: key.cls, withAcl: false });
 }
 
 /** Deletes the row of a pair; true when there was one. */
 export async function deleteRow(ft: FriendTx, key: RowKey): Promise<boolean> {
-  const rows = await ft.tx.query<{ objectId: string }>(sql`DELETE FROM ${ident(key.cls)} WHERE ${pairFilter(key)} RETURNING "objectId"`);
+  const needs = ft.events.needs(key.cls, 'delete');
+  const returning = needs.after ? OBJECT_COLUMNS : sql`"objectId"`;
+  const rows = await ft.tx.query<ObjectRow>(sql`DELETE FROM ${ident(key.cls)} WHERE ${pairFilter(key)} RETURNING ${returning}`);
+  if (needs.after) for (const r of rows) ft.events.record({ className: key.cls, op: 'delete', objectId: r.objectId, previous: restObjectOf(key.cls, r) });
   return rows.length > 0;
 }
 

@@ -1,13 +1,16 @@
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext, RequestContext } from '../../../app-context.ts';
 import type { ClassSchema, FieldSchema } from '../../../schema/types.ts';
 import { sql } from '../../../sql/fragment.ts';
 import type { Queryable } from '../../../storage/database.ts';
+import { CommitEvents } from '../../../writes/commit-events.ts';
 import { ensureFriendTables, type FriendClass } from './friend-tables.ts';
 
 /** A friendship write in progress: the transaction plus the schema changes to publish on commit. */
 export interface FriendTx {
   readonly tx: Queryable;
   readonly app: AppContext;
+  /** Row writes for the write pipeline's after stage, dispatched once the transaction commits. */
+  readonly events: CommitEvents;
   /** Type-locks the fields a row write sets (custom attributes included). */
   lock(cls: FriendClass, types: Record<string, FieldSchema>): Promise<void>;
 }
@@ -19,8 +22,10 @@ export interface FriendTx {
  * of the same pair cannot both pass their checks, and limits (5,000 followees, 100 blocked) are
  * counted without a race. The unique pair indexes stay as the last line of defence.
  */
-export async function friendTransaction<T>(app: AppContext, userIds: readonly string[], work: (ft: FriendTx) => Promise<T>): Promise<T> {
+export async function friendTransaction<T>(ctx: RequestContext, userIds: readonly string[], work: (ft: FriendTx) => Promise<T>): Promise<T> {
+  const { app } = ctx;
   await ensureFriendTables(app);
+  const events = new CommitEvents(ctx);
   const schemas: ClassSchema[] = [];
   const result = await app.db.transaction(async (tx) => {
     for (const id of [...new Set(userIds)].sort()) {
@@ -29,6 +34,7 @@ export async function friendTransaction<T>(app: AppContext, userIds: readonly st
     const ft: FriendTx = {
       tx,
       app,
+      events,
       async lock(cls, types) {
         if (app.classes.knowsAll(cls, types)) return;
         schemas.push(await app.classes.lockFields(tx, cls, types));
@@ -37,5 +43,6 @@ export async function friendTransaction<T>(app: AppContext, userIds: readonly st
     return work(ft);
   });
   for (const s of schemas) app.classes.publish(s);
+  events.dispatch();
   return result;
 }

@@ -14,7 +14,7 @@ import { friendTransaction } from './friend-tx.ts';
  */
 export async function updateFriendship(ctx: RequestContext, a: string, b: string, attrs: FriendAttrs): Promise<WireObject> {
   if (Object.keys(attrs.data).length === 0) throw new ApiError('badRequest', 'No friendship attributes to update.');
-  const row = await friendTransaction(ctx.app, [a, b], async (ft) => {
+  const row = await friendTransaction(ctx, [a, b], async (ft) => {
     const r = await updateRow(ft, { cls: FOLLOWEE, owner: a, other: b }, attrs.data, attrs.types);
     if (r && followsApply(ctx.app)) await updateRow(ft, { cls: FOLLOWER, owner: b, other: a }, attrs.data, attrs.types);
     return r;
@@ -28,7 +28,7 @@ export async function updateFriendship(ctx: RequestContext, a: string, b: string
  * the two users, so that either may send a new request later. 221 when `a` has no row for `b`.
  */
 export async function deleteFriend(ctx: RequestContext, a: string, b: string): Promise<void> {
-  const had = await friendTransaction(ctx.app, [a, b], async (ft) => {
+  const had = await friendTransaction(ctx, [a, b], async (ft) => {
     const mine = await deleteRow(ft, { cls: FOLLOWEE, owner: a, other: b });
     if (!mine) return false;
     await deleteRow(ft, { cls: FOLLOWEE, owner: b, other: a });

@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.ts';
 import { isPlainObject } from '../../../objects/decode-value.ts';
 import { isValidObjectId } from '../../../objects/object-id.ts';
 import type { ObjectRow } from '../../../objects/object-row.ts';
+import { restObjectOf } from '../../../objects/write-body.ts';
 import { OBJECT_COLUMNS } from '../../../objects/object-row.ts';
 import { sql } from '../../../sql/fragment.ts';
 import { toIso } from '../../../objects/timestamps.ts';
@@ -39,7 +40,7 @@ export async function applyFriendship(ctx: RequestContext, body: unknown): Promi
   if (friend === requester) throw new ApiError('badRequest', 'A user cannot send a friend request to itself.');
   const attrs = attrsOfBody(body.friendship === undefined ? undefined : { friendship: body.friendship });
   const mode = ctx.app.settings.friendshipACL;
-  const created = await friendTransaction(ctx.app, [requester, friend], async (ft) => {
+  const created = await friendTransaction(ctx, [requester, friend], async (ft) => {
     await requireUsers(ft.tx, [requester, friend]);
     await refuseIfBlocked(ft.tx, requester, friend);
     const mine = await findRow(ft, { cls: FOLLOWEE, owner: requester, other: friend });
@@ -93,14 +94,17 @@ export async function answerFriendship(ctx: RequestContext, requestId: string, a
   if (!caller.master && caller.userId !== pair.target) throw new ApiError('forbidden', 'Only the user a friend request was sent to may answer it.');
   const attrs = answer === 'accept' ? attrsOfBody(body) : undefined;
   const mode = ctx.app.settings.friendshipACL;
-  const out = await friendTransaction(ctx.app, [pair.requester, pair.target], async (ft) => {
+  const out = await friendTransaction(ctx, [pair.requester, pair.target], async (ft) => {
     const rows = await ft.tx.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM "_FriendshipRequest" WHERE "objectId" = ${requestId} FOR UPDATE`);
     if (!rows[0]) throw new ApiError('classNotFound', `Friend request ${requestId} not found.`);
     const status = rows[0].data.status;
     if (status === 'accepted') throw new ApiError('badRequest', 'This friend request was already accepted.');
     if (answer === 'decline' && status === 'declined') throw new ApiError('badRequest', 'This friend request was already declined.');
     const now = new Date().toISOString();
-    await ft.tx.query(sql`UPDATE "_FriendshipRequest" SET data = data || ${JSON.stringify({ status: answer === 'accept' ? 'accepted' : 'declined' })}::jsonb, "updatedAt" = ${now} WHERE "objectId" = ${requestId}`);
+    const updated = await ft.tx.query<ObjectRow>(sql`UPDATE "_FriendshipRequest" SET data = data || ${JSON.stringify({ status: answer === 'accept' ? 'accepted' : 'declined' })}::jsonb, "updatedAt" = ${now} WHERE "objectId" = ${requestId} RETURNING ${OBJECT_COLUMNS}`);
+    if (ft.events.needs(REQUEST, 'update').after) {
+      ft.events.record({ className: REQUEST, op: 'update', objectId: requestId, object: restObjectOf(REQUEST, updated[0]), previous: restObjectOf(REQUEST, rows[0]), updatedKeys: ['status'] });
+    }
     if (answer === 'accept') {
       const { requester, target } = pair;
       await upsertRow(ft, { cls: FOLLOWEE, owner: requester, other: target, fields: { friendStatus: true }, fieldTypes: { friendStatus: BOOLEAN }, attrs: { data: {}, types: {} }, acl: friendshipAcl(mode, requester, target) }, 'merge');
