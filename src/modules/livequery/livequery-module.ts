@@ -1,6 +1,7 @@
 import type { LarderModule } from '../../larder-module.ts';
 import { mountRouteDiscovery } from './http/route-discovery.ts';
 import { liveQueryRoutes } from './http/subscribe-routes.ts';
+import { liveQueryWriteExtension } from './events/write-listener.ts';
 import { LiveQueryService, type LiveQueryTiming } from './service/live-service.ts';
 import { dropLiveQuery, setLiveQuery } from './service/service-registry.ts';
 import { mountLiveSocket } from './socket/mount-socket.ts';
@@ -28,10 +29,14 @@ export function liveQueryModule(options: LiveQueryModuleOptions = {}): LarderMod
       const service = new LiveQueryService(app, logger, timing);
       await service.start();
       setLiveQuery(app, service);
+      const unregister = app.writes.register(liveQueryWriteExtension(service));
+      // Which classes have subscriptions decides which writes the pipeline reports to us.
+      service.registry.onClassesChanged(() => app.writes.changed());
       mountRouteDiscovery(server, app, options.publicUrl);
       const socket = mountLiveSocket(server, app, service, logger);
       server.addHook('preClose', async () => socket.closeAll());
       server.addHook('onClose', async () => {
+        unregister();
         dropLiveQuery(app);
         await service.stop();
       });

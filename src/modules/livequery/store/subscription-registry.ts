@@ -48,12 +48,19 @@ export function toLive(s: StoredSubscription): LiveSubscription | undefined {
 export class SubscriptionRegistry {
   private readonly byId = new Map<string, LiveSubscription>();
   private readonly byClass = new Map<string, Map<string, LiveSubscription>>();
+  private classesChanged: () => void = () => {};
+
+  /** Calls `listener` whenever a class gets its first subscription or loses its last. */
+  onClassesChanged(listener: () => void): void {
+    this.classesChanged = listener;
+  }
 
   /** Replaces everything (start, or after lost notifications). */
   replaceAll(list: readonly StoredSubscription[]): void {
     this.byId.clear();
     this.byClass.clear();
     for (const s of list) this.upsert(s);
+    this.classesChanged();
   }
 
   /** Adds or refreshes one subscription. */
@@ -63,7 +70,10 @@ export class SubscriptionRegistry {
     if (!live) return;
     this.byId.set(live.queryId, live);
     let m = this.byClass.get(live.className);
-    if (!m) this.byClass.set(live.className, (m = new Map()));
+    if (!m) {
+      this.byClass.set(live.className, (m = new Map()));
+      this.classesChanged();
+    }
     m.set(live.queryId, live);
   }
 
@@ -74,7 +84,10 @@ export class SubscriptionRegistry {
     this.byId.delete(queryId);
     const m = this.byClass.get(old.className);
     m?.delete(queryId);
-    if (m?.size === 0) this.byClass.delete(old.className);
+    if (m?.size === 0) {
+      this.byClass.delete(old.className);
+      this.classesChanged();
+    }
   }
 
   /** The subscriptions on a class (empty when none: the common case costs one map lookup). */
