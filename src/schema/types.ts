@@ -42,6 +42,7 @@ export const BUILT_IN_CLASSES = [
   '_Follower',
   '_FriendshipRequest',
   '_Conversation',
+  '_Status',
 ] as const;
 
 /** Built-in classes whose unknown objectId is 400/211 rather than 200 {}. */

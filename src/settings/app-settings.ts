@@ -26,6 +26,8 @@ export interface AppSettings {
   friendshipACL: FriendshipAclMode;
   /** Follow model: following someone makes them follow back (two rows each way). */
   autoFollowBack: boolean;
+  /** Who may read a user's presence and online flag: any signed-in user ('users') or its friends ('friends'). */
+  richPresenceAudience: RichPresenceAudience;
   /** Friends WebSocket address given to clients (ws:// or wss://); '' derives it from the public URL. */
   friendsWebSocketUrl: string;
   /** A friends WebSocket silent (no heartbeat) this long is closed, ms. */
@@ -36,6 +38,8 @@ export interface AppSettings {
 
 /** The two friend models; '' means not chosen yet. */
 export type FriendModel = '' | 'mutual' | 'follow';
+/** Readers of presence: every signed-in user, or only friends (docs/friends.md). */
+export type RichPresenceAudience = 'users' | 'friends';
 /** shared = requester and friend, public = everyone reads, private = owner only. */
 export type FriendshipAclMode = 'shared' | 'public' | 'private';
 
@@ -49,6 +53,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   friendModel: '',
   friendshipACL: 'shared',
   autoFollowBack: false,
+  richPresenceAudience: 'users',
   friendsWebSocketUrl: '',
   friendsIdleTimeoutMs: 90_000,
   friendsLeaseMs: 30_000,

@@ -58,6 +58,7 @@ function scalar(path: string, v: unknown): unknown {
 const CHOICES: Readonly<Record<string, readonly string[]>> = {
   friendModel: ['mutual', 'follow'],
   friendshipACL: ['shared', 'public', 'private'],
+  richPresenceAudience: ['users', 'friends'],
 };
 
 /** Settings whose number must lie in a range (inclusive). */

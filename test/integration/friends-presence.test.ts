@@ -183,8 +183,9 @@ forEachEngine('friends rich presence', (h) => {
     assert.deepEqual(mine.body.results, [{ online: false, richPresence: { score: '3' } }]);
   });
 
-  test('GET users: one entry per id in request order, localized, visible to friends only', async () => {
+  test('GET users: one entry per id in request order, localized, visible to friends only (richPresenceAudience friends)', async () => {
     advance(60_000);
+    assert.equal((await h().client.put('/1.1/larder/settings', { richPresenceAudience: 'friends' }, { master: true })).status, 200);
     const [me, friend, other] = await seedUsers(h(), 3);
     await befriend(h(), me.objectId, friend.objectId);
     const setAs = (s: string, config: unknown) => h().client.post(ME, { config }, { session: s });
@@ -218,6 +219,25 @@ forEachEngine('friends rich presence', (h) => {
 
     const master = await h().client.get(USERS, { ids: other.objectId, lang: 'en_US' }, { master: true });
     assert.deepEqual(master.body.results, [{ online: false, richPresence: { display: 'Playing' } }]);
+    assert.equal((await h().client.put('/1.1/larder/settings', { richPresenceAudience: null }, { master: true })).status, 200);
+  });
+
+  test('GET users: by default (richPresenceAudience users) any signed-in user reads anyone, except across a block', async () => {
+    advance(60_000);
+    const settings = await h().client.get('/1.1/larder/settings', undefined, { master: true });
+    assert.equal(settings.body.richPresenceAudience, 'users');
+    assertError(await h().client.put('/1.1/larder/settings', { richPresenceAudience: 'everyone' }, { master: true }), 400, 1);
+    const [me, stranger, blocker] = await seedUsers(h(), 3);
+    for (const u of [stranger, blocker]) {
+      assert.equal((await h().client.post(ME, { config: [{ key: 'score', value: '7' }] }, { session: u.sessionToken })).status, 200);
+    }
+    const read = () => h().client.get(USERS, { ids: `${stranger.objectId},${blocker.objectId}` }, { session: me.sessionToken });
+    assert.deepEqual((await read()).body.results, [{ online: false, richPresence: { score: '7' } }, { online: false, richPresence: { score: '7' } }]);
+    const blocked = await h().client.post(`/1.1/users/self/friendBlocklist/${me.objectId}`, {}, { session: blocker.sessionToken });
+    assert.equal(blocked.status, 200, JSON.stringify(blocked.body));
+    assert.deepEqual((await read()).body.results, [{ online: false, richPresence: { score: '7' } }, { online: false, richPresence: {} }]);
+    const back = await h().client.get(USERS, { ids: me.objectId }, { session: blocker.sessionToken });
+    assert.equal(back.status, 200);
   });
 
   test('GET users: ids are required, checked and limited to 100', async () => {

@@ -123,9 +123,14 @@ forEachEngine('friends realtime', (h) => {
     await sb2.close();
     assert.deepEqual((await sa.next(isPath(ONLINE, b.objectId))).body, { userId: b.objectId, online: false });
     assert.equal(await onlineOf(h(), a, b.objectId), false);
-    // b's friend a, seen from b's side, is online; the stranger sees nobody.
+    // b's friend a, seen from b's side, is online. The stranger gets no notification; it may
+    // read a's online flag under the default richPresenceAudience "users", not under "friends".
     assert.equal(await onlineOf(h(), b, a.objectId), true);
+    assert.equal(await onlineOf(h(), stranger, a.objectId), true);
+    assert.equal((await h().client.put('/1.1/larder/settings', { richPresenceAudience: 'friends' }, { master: true })).status, 200);
     assert.equal(await onlineOf(h(), stranger, a.objectId), false);
+    assert.equal(await onlineOf(h(), b, a.objectId), true);
+    assert.equal((await h().client.put('/1.1/larder/settings', { richPresenceAudience: null }, { master: true })).status, 200);
     assert.equal(sx.messages.filter(isPath(ONLINE)).length, 0);
     await sa.close();
     await sx.close();

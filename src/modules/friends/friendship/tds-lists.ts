@@ -5,7 +5,7 @@ import { OBJECT_COLUMNS, type ObjectRow } from '../../../objects/object-row.ts';
 import { aclClause } from '../../../query/sql/compile-subquery.ts';
 import { sql, type Sql } from '../../../sql/fragment.ts';
 import { presenceOf, type PlayerPresence } from '../presence/presence-of.ts';
-import { friendIdsOf } from './friend-ids.ts';
+import { presenceVisibleTo } from '../presence/presence-audience.ts';
 import { friendTablesReady, pointerId } from './friend-tables.ts';
 import type { ListParams } from './list-params.ts';
 
@@ -53,13 +53,13 @@ async function usersById(ctx: RequestContext, ids: readonly string[]): Promise<M
 const HIDDEN: PlayerPresence = { online: false, richPresence: {} };
 
 /**
- * Presence of list members, shown only for the owner's friends (friend-ids.ts: accepted
- * friends, or mutual follows): a one-way follow or a block does not reveal whether someone
- * is online. Everyone else appears offline with no rich presence.
+ * Presence of list members, shown to the owner as the app's richPresenceAudience allows
+ * (presence-audience.ts: every user but those blocked either way, or only friends). Hidden
+ * members appear offline with no rich presence.
  */
 async function visiblePresence(ctx: RequestContext, owner: string, ids: readonly string[], lang?: string): Promise<PlayerPresence[]> {
-  const friends = new Set(await friendIdsOf(ctx.app, owner, ids));
-  const shown = ids.filter((id) => friends.has(id));
+  const allowed = await presenceVisibleTo(ctx.app, owner, ids);
+  const shown = ids.filter((id) => allowed.has(id));
   const found = await presenceOf(ctx.app, shown, lang);
   const byId = new Map(shown.map((id, i) => [id, found[i]]));
   return ids.map((id) => byId.get(id) ?? HIDDEN);

@@ -5,7 +5,7 @@ import { nowOf } from '../../../app-context.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import { text } from '../../../http/query-params.ts';
 import { ok, type Route } from '../../../http/route.ts';
-import { friendIdsOf } from '../friendship/friend-ids.ts';
+import { presenceVisibleTo } from './presence-audience.ts';
 import { announcePresenceUpdate } from '../realtime/friend-events.ts';
 import { friendsCaller } from './friends-caller.ts';
 import { parseIdsParam } from './ids-param.ts';
@@ -53,14 +53,14 @@ export const userPresenceRoutes: Route[] = [
       const app = req.ctx.app;
       const ids = parseIdsParam(req.query.ids);
       const langs = chooseLangs(text(req.query, 'lang'), text(req.query, ACCEPT_LANGUAGE_PARAM));
-      // Nobody reads presence beyond what the friend model allows: yourself and your friends.
-      // Others look exactly like unknown or silent users, so the answer leaks nothing. The
-      // friend lookup and the presence read run side by side; only visible entries are kept.
-      const [friends, found] = await Promise.all([
-        caller.master ? undefined : friendIdsOf(app, caller.userId as string, ids).then((f) => new Set(f)),
+      // Nobody reads presence beyond the app's richPresenceAudience (presence-audience.ts).
+      // Hidden users look exactly like unknown or silent users, so the answer leaks nothing.
+      // The audience lookup and the presence read run side by side; only visible entries are kept.
+      const [allowed, found] = await Promise.all([
+        caller.master ? undefined : presenceVisibleTo(app, caller.userId as string, ids),
         presenceForLangs(app, ids, langs),
       ]);
-      const visible = (id: string) => !friends || id === caller.userId || friends.has(id);
+      const visible = (id: string) => !allowed || allowed.has(id);
       const byId = new Map(ids.map((id, i) => [id, found[i]]));
       return ok({ results: ids.map((id) => (visible(id) ? byId.get(id) : undefined) ?? { online: false, richPresence: {} }) });
     },
