@@ -143,13 +143,16 @@ export class LiveQueryService {
 
   // --- clients ------------------------------------------------------------------------------
 
-  /** A client logged in on a connection of this process: record it, then replay what it missed. */
-  async attach(link: ClientLink, subscriptionId: string): Promise<void> {
+  /**
+   * A client logged in on a connection of this process: from now on its pushes reach the link;
+   * returns what it has not acknowledged yet (oldest first), for the link to send before them.
+   */
+  async attach(link: ClientLink, subscriptionId: string): Promise<OutboxEvent[]> {
     let set = this.clients.get(subscriptionId);
     if (!set) this.clients.set(subscriptionId, (set = new Set()));
     set.add(link);
     await clientConnected(this.app, subscriptionId, this.processId);
-    for (const e of await pendingEvents(this.app, subscriptionId, this.timing.windowMs)) link.sendPush(subscriptionId, e.seq, e.payload);
+    return pendingEvents(this.app, subscriptionId, this.timing.windowMs);
   }
 
   /** A client logged out or its connection closed: its reconnect window starts. */

@@ -40,6 +40,8 @@ const OPEN = 1;
 export class LiveConnection implements ClientLink {
   /** Logged-in subscription ids, with what was sent to each. */
   private readonly sent = new Map<string, SentSet>();
+  /** Pushes that arrived while a login's replay was being read, by subscription id. */
+  private readonly replaying = new Map<string, [string, string][]>();
   lastSeen = Date.now();
 
   constructor(
@@ -111,7 +113,16 @@ export class LiveConnection implements ClientLink {
     }
     // Answer first: the SDK routes pushes to a LiveQuery client only once its login resolved.
     this.send({ cmd: CMD.loggedin, i: c.i, installationId: id, service: LIVEQUERY_SERVICE });
-    await this.service.attach(this, id);
+    // What it missed goes out before anything pushed meanwhile, so a client sees events in order.
+    const live: [string, string][] = [];
+    this.replaying.set(id, live);
+    try {
+      const missed = await this.service.attach(this, id);
+      for (const e of missed) this.deliver(id, e.seq, e.payload);
+    } finally {
+      this.replaying.delete(id);
+      for (const [seq, payload] of live) this.deliver(id, seq, payload);
+    }
   }
 
   private async logout(c: Command): Promise<void> {
@@ -130,8 +141,14 @@ export class LiveConnection implements ClientLink {
     if (seqs.length > 0) this.service.acknowledge(id!, seqs);
   }
 
-  /** Sends one push (once per connection, however often it is offered). */
+  /** Sends one push (once per connection, however often it is offered; after a login's replay). */
   sendPush(subscriptionId: string, seq: string, payload: string): void {
+    const queue = this.replaying.get(subscriptionId);
+    if (queue) queue.push([seq, payload]);
+    else this.deliver(subscriptionId, seq, payload);
+  }
+
+  private deliver(subscriptionId: string, seq: string, payload: string): void {
     const sent = this.sent.get(subscriptionId);
     if (!sent || !sent.add(seq)) return;
     this.send({ cmd: CMD.data, installationId: subscriptionId, service: LIVEQUERY_SERVICE, dataMessage: { ids: [seq], msg: [{ data: payload }] } });
