@@ -67,6 +67,8 @@ export interface Config {
   liveQueryWindowMs: number;
   /** Lease of a process serving LiveQuery WebSockets: a process silent this long counts as crashed, ms. */
   liveQueryLeaseMs: number;
+  /** Embedded engine: longest one statement may hold it while other requests wait, ms; src/storage/pglite-host.ts. */
+  embeddedSliceMs: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -98,7 +100,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'publicUrl', env: 'LARDER_PUBLIC_URL', flag: '--public-url', kind: 'string', help: 'public base URL, e.g. https://api.example.com' },
   { key: 'workers', env: 'LARDER_WORKERS', flag: '--workers', kind: 'int', default: 1, help: 'worker processes (PostgreSQL only; 0 = one per core)' },
   { key: 'poolSize', env: 'LARDER_POOL_SIZE', flag: '--pool-size', kind: 'int', default: 16, help: 'PostgreSQL connections per process' },
-  { key: 'statementTimeoutMs', env: 'LARDER_STATEMENT_TIMEOUT_MS', flag: '--statement-timeout-ms', kind: 'int', default: 10000, help: 'PostgreSQL statement timeout' },
+  { key: 'statementTimeoutMs', env: 'LARDER_STATEMENT_TIMEOUT_MS', flag: '--statement-timeout-ms', kind: 'int', default: 10000, help: 'longest a statement may run, ms, on either engine (code 124 after it)' },
   { key: 'logLevel', env: 'LARDER_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
   { key: 'bodyLimitBytes', env: 'LARDER_BODY_LIMIT', flag: '--body-limit', kind: 'int', default: 20 * 1024 * 1024, help: 'maximum request body in bytes' },
   { key: 'smtpUrl', env: 'LARDER_SMTP_URL', flag: '--smtp-url', kind: 'string', help: 'SMTP server for outgoing mail, e.g. smtp://user:pass@host:587 (smtps:// for TLS)' },
@@ -113,6 +115,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'liveQueryLeaseMs', env: 'LARDER_LIVEQUERY_LEASE_MS', flag: '--livequery-lease-ms', kind: 'int', default: 15_000, max: 600_000, help: 'a LiveQuery process not renewing its lease this long counts as crashed' },
   { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
   { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
+  { key: 'embeddedSliceMs', env: 'LARDER_EMBEDDED_SLICE_MS', flag: '--embedded-slice-ms', kind: 'int', default: 1000, max: 3_600_000, help: 'embedded engine: a statement holding it longer while other requests wait is cancelled (124); 0 = only the statement timeout' },
   { key: 'trustProxy', env: 'LARDER_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', help: 'reverse proxies whose X-Forwarded-* headers are believed: true, a hop count, or addresses/CIDRs (unset: none)' },
   { key: 'filesDir', env: 'LARDER_FILES_DIR', flag: '--files-dir', kind: 'string', help: 'directory of uploaded files, local backend (default <data dir>/files)' },
   { key: 'filesBackend', env: 'LARDER_FILES_BACKEND', flag: '--files-backend', kind: 'string', default: 'local', help: 'where file bytes live: local|s3 (docs/files.md)' },
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     thumbnailMaxPixels: values.thumbnailMaxPixels as number,
     liveQueryWindowMs: values.liveQueryWindowMs as number,
     liveQueryLeaseMs: values.liveQueryLeaseMs as number,
+    embeddedSliceMs: values.embeddedSliceMs as number,
   };
 }
 

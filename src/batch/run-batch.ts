@@ -1,4 +1,5 @@
 import { ApiError, isApiError } from '../errors/api-error.ts';
+import type { AnswerBudget } from './answer-budget.ts';
 import { isBatchPath, normalizeItemPath } from './batch-path.ts';
 
 /**
@@ -90,6 +91,7 @@ export async function runBatch(
   execute: ExecuteItem,
   onInternal: (err: unknown, index: number) => void,
   executeCreates?: ExecuteCreates,
+  budget?: AnswerBudget,
 ): Promise<BatchResult[]> {
   const out: BatchResult[] = new Array(requests.length);
   const fail = (err: unknown, i: number) => {
@@ -99,7 +101,10 @@ export async function runBatch(
       onInternal(err, i);
       out[i] = { error: new ApiError('internal').toJSON() };
     }
+    budget?.note(out[i]);
   };
+  // With a budget, each success becomes JSON text at once and is counted (answer-budget.ts).
+  const success = (body: unknown): BatchResult => ({ success: budget ? budget.take(body) : body });
   const items: (BatchItem | undefined)[] = requests.map((raw, i) => {
     try {
       return parseBatchItem(raw, i);
@@ -117,8 +122,12 @@ export async function runBatch(
       while (end < items.length && items[end] && createClassOf(items[end] as BatchItem) === cls) end++;
       if (end - i > 1) {
         try {
+          budget?.check();
           const results = await executeCreates(cls, items.slice(i, end) as BatchItem[]);
-          results.forEach((r, k) => (out[i + k] = r));
+          results.forEach((r, k) => {
+            out[i + k] = r;
+            budget?.note(r);
+          });
         } catch (err) {
           for (let k = i; k < end; k++) fail(err, k);
         }
@@ -127,8 +136,9 @@ export async function runBatch(
       }
     }
     try {
+      budget?.check();
       const res = await execute(item);
-      out[i] = { success: res.body };
+      out[i] = success(res.body);
     } catch (err) {
       fail(err, i);
     }

@@ -38,6 +38,7 @@ export async function openConfiguredDatabase(config: Config): Promise<{ db: Data
       schema: config.dbSchema,
       poolSize: config.poolSize,
       statementTimeoutMs: config.statementTimeoutMs,
+      embeddedSliceMs: config.embeddedSliceMs,
     });
     return { db, lock };
   } catch (err) {

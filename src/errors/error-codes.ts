@@ -36,6 +36,7 @@ export const ERRORS = {
   invalidRelation: e(128, 400, 'Invalid relation data.'),
   duplicateValue: e(137, 400, 'A unique field was given a value that is already taken.'),
   quotaExceeded: e(154, 400, 'Exceeded an application threshold setting.'),
+  answerTooLarge: e(154, 400, 'The answer would be too large.'),
   userNotFound: e(211, 400, 'Could not find user.'),
   invalidGeoPoint: e(302, 400, 'Invalid GeoPoint values.'),
   noEffect: e(305, 400, 'No effect on updating/deleting a document.'),

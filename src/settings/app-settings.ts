@@ -34,6 +34,10 @@ export interface AppSettings {
   friendsIdleTimeoutMs: number;
   /** A Larder process that has not renewed its lease this long is dead: its users go offline, ms. */
   friendsLeaseMs: number;
+  /** Failed password checks that lock a login (spec: 7); 0 turns the lock off (users/login-lock.ts). */
+  loginLockThreshold: number;
+  /** Window of those failures and length of the lock, minutes (spec: 15). */
+  loginLockMinutes: number;
 }
 
 /** The two friend models; '' means not chosen yet. */
@@ -57,6 +61,8 @@ export const DEFAULT_SETTINGS: AppSettings = {
   friendsWebSocketUrl: '',
   friendsIdleTimeoutMs: 90_000,
   friendsLeaseMs: 30_000,
+  loginLockThreshold: 7,
+  loginLockMinutes: 15,
 };
 
 /** Loads the app's settings, filling defaults for anything not stored. */

@@ -65,6 +65,8 @@ const CHOICES: Readonly<Record<string, readonly string[]>> = {
 const RANGES: Readonly<Record<string, readonly [number, number]>> = {
   friendsIdleTimeoutMs: [100, 24 * 3600_000],
   friendsLeaseMs: [1000, 24 * 3600_000],
+  loginLockThreshold: [0, 1000],
+  loginLockMinutes: [1, 24 * 60],
 };
 
 /** Extra rules beyond the type: closed choices, and the friend model that is chosen once. */

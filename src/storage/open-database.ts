@@ -9,8 +9,14 @@ export interface DatabaseTarget {
   dataDir?: string;
   schema: string;
   poolSize: number;
+  /** Longest a statement may run, ms, on either engine (0: unbounded, tools only). */
   statementTimeoutMs: number;
+  /** Embedded engine: longest one statement may hold it while other work waits, ms (default 1000). */
+  embeddedSliceMs?: number;
 }
+
+/** LARDER_EMBEDDED_SLICE_MS when not configured. */
+export const DEFAULT_EMBEDDED_SLICE_MS = 1000;
 
 /**
  * Opens PostgreSQL when a URL is given, else the embedded PGlite engine. PGlite is imported
@@ -19,5 +25,5 @@ export interface DatabaseTarget {
 export async function openDatabase(t: DatabaseTarget): Promise<Database> {
   if (t.databaseUrl) return openPostgres({ url: t.databaseUrl, schema: t.schema, poolSize: t.poolSize, statementTimeoutMs: t.statementTimeoutMs });
   const { openPglite } = await import('./pglite.ts');
-  return openPglite({ dataDir: t.dataDir, schema: t.schema });
+  return openPglite({ dataDir: t.dataDir, schema: t.schema, statementTimeoutMs: t.statementTimeoutMs, sliceMs: t.embeddedSliceMs ?? DEFAULT_EMBEDDED_SLICE_MS });
 }

@@ -1,63 +1,76 @@
-import { PGlite } from '@electric-sql/pglite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Sql } from '../sql/fragment.ts';
-import type { Database, Queryable } from './database.ts';
+import type { Database } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
+import { PgliteHost, type PgliteHostOptions } from './pglite-host.ts';
 
-/** Options for the embedded engine. `dataDir` undefined means in memory (tests). */
+/** Options for the embedded engine. `dataDir` undefined means a temporary database (tests). */
 export interface PgliteOptions {
   dataDir?: string;
   schema: string;
+  /** Longest any statement may run, ms: the same limit as PostgreSQL's statement_timeout. */
+  statementTimeoutMs: number;
+  /** Longest one statement may hold the engine while other requests wait, ms. */
+  sliceMs: number;
+  /** Told about each cancelled statement (logging). */
+  onCancel?: PgliteHostOptions['onCancel'];
 }
 
-interface PgliteLike {
-  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-}
-
-async function run<R>(db: PgliteLike, statement: Sql): Promise<R[]> {
-  const { text, values } = statement.toQuery();
+async function run<R>(work: Promise<Record<string, unknown>[]>): Promise<R[]> {
   try {
-    const res = await db.query<R>(text, values);
-    return res.rows;
+    return (await work) as R[];
   } catch (err) {
     throw translateDriverError(err);
   }
 }
 
 /**
- * Opens PGlite (PostgreSQL compiled to WASM, in process). PGlite is one connection, so
- * transactions are serialised by PGlite itself; statements outside a transaction wait for it.
+ * Opens PGlite (PostgreSQL compiled to WASM) in a worker thread (pglite-host.ts): statements are
+ * bounded and cancellable, and never block the event loop. A temporary database lives in a
+ * temporary directory rather than in memory, because a cancelled statement's worker is replaced
+ * and its data must outlive it; the directory is removed on close.
  */
 export async function openPglite(opts: PgliteOptions): Promise<Database> {
-  const db = await PGlite.create(opts.dataDir ?? 'memory://', {
-    parsers: {
-      20: (v: string) => Number(v),
-      1700: (v: string) => Number(v),
-      1184: (v: string) => v,
-    },
+  const temporary = opts.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'larder-pglite-')) : undefined;
+  const host = new PgliteHost({
+    dataDir: opts.dataDir ?? (temporary as string),
+    schema: opts.schema,
+    statementTimeoutMs: opts.statementTimeoutMs,
+    sliceMs: opts.sliceMs,
+    onCancel: opts.onCancel,
   });
-  await db.exec(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"; SET search_path = "${opts.schema}", public; SET TimeZone = 'UTC';`);
-  let closed = false;
+  try {
+    await host.start();
+  } catch (err) {
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
+    throw err;
+  }
+  const query = <R>(statement: Sql): Promise<R[]> => {
+    const { text, values } = statement.toQuery();
+    return run<R>(host.query(text, values));
+  };
   return {
     engine: 'pglite',
     schema: opts.schema,
-    query: (statement) => run(db, statement),
-    transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      return db.transaction((tx) => work({ query: (s) => run(tx, s) }));
+    query,
+    transaction<T>(work: (tx: { query<R>(s: Sql): Promise<R[]> }) => Promise<T>): Promise<T> {
+      return host.transaction((q) =>
+        work({
+          query: <R>(s: Sql) => {
+            const { text, values } = s.toQuery();
+            return run<R>(q(text, values));
+          },
+        }),
+      );
     },
-    async exec(text) {
-      await db.exec(text);
-    },
-    async ping() {
-      await db.query('SELECT 1');
-    },
-    async listen(channel, onMessage) {
-      // One PGlite is one process: its notifications are the in-process bus (delivered at commit).
-      await db.listen(channel, onMessage);
-    },
+    exec: (text) => run(host.exec(text).then(() => [])).then(() => undefined),
+    ping: () => host.ping(),
+    listen: (channel, onMessage, onReset) => host.listen(channel, onMessage, onReset),
     async close() {
-      if (closed) return;
-      closed = true;
-      await db.close();
+      await host.close();
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   };
 }

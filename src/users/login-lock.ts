@@ -17,10 +17,33 @@
 import { sql, type Sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
 
-/** Consecutive failures that lock the account. */
+/** Consecutive failures that lock the account (the spec's default; app setting loginLockThreshold). */
 export const LOCK_THRESHOLD = 7;
-/** The window of those failures, and the lock's duration after the last one. */
+/** The window of those failures, and the lock's duration after the last one (app setting loginLockMinutes). */
 export const LOCK_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * The lock of one app: `threshold` failures within `windowMs` lock for `windowMs` after the last;
+ * threshold 0 turns the lock off (then only rate limits slow a guesser down; docs/security.md).
+ */
+export interface LockPolicy {
+  readonly threshold: number;
+  readonly windowMs: number;
+}
+
+/** The spec's lock: 7 failures within 15 minutes. */
+export const DEFAULT_LOCK: LockPolicy = Object.freeze({ threshold: LOCK_THRESHOLD, windowMs: LOCK_WINDOW_MS });
+
+/**
+ * Whose failures a check counts. Logins count per user; checks of the old password by a caller
+ * that already holds the user's session (updatePassword) have their own counter, so that anyone
+ * who knows a username and locks the login by guessing cannot also stop the signed-in owner from
+ * changing the password with the right old one.
+ */
+export function lockKey(userId: string, purpose: 'login' | 'passwordChange'): string {
+  // objectIds are letters and digits only, so the prefixed key never equals a user id.
+  return purpose === 'login' ? userId : `passwordChange:${userId}`;
+}
 
 /** What to do with one login attempt. */
 export type Verdict = 'try' | 'last' | 'locked';
@@ -29,46 +52,56 @@ export type Verdict = 'try' | 'last' | 'locked';
  * The decision as a pure function of the earlier failure times (ms, newest first), mirroring the
  * SQL below; `now` is injected so that tests need no clock.
  */
-export function decideAttempt(recent: readonly number[], now: number): { verdict: Verdict; recent: number[] } {
-  const window = recent.slice(0, LOCK_THRESHOLD);
-  const locked = window.length >= LOCK_THRESHOLD
-    && Math.max(...window) > now - LOCK_WINDOW_MS
-    && Math.max(...window) - Math.min(...window) <= LOCK_WINDOW_MS;
+export function decideAttempt(recent: readonly number[], now: number, policy: LockPolicy = DEFAULT_LOCK): { verdict: Verdict; recent: number[] } {
+  const { threshold, windowMs } = policy;
+  if (threshold === 0) return { verdict: 'try', recent: [] };
+  const window = recent.slice(0, threshold);
+  const locked = window.length >= threshold
+    && Math.max(...window) > now - windowMs
+    && Math.max(...window) - Math.min(...window) <= windowMs;
   if (locked) return { verdict: 'locked', recent: [...recent] };
-  const previous = recent.slice(0, LOCK_THRESHOLD - 1);
-  const last = previous.length >= LOCK_THRESHOLD - 1 && now - Math.min(...previous) <= LOCK_WINDOW_MS;
-  return { verdict: last ? 'last' : 'try', recent: [now, ...recent].slice(0, LOCK_THRESHOLD) };
+  const previous = recent.slice(0, threshold - 1);
+  const last = previous.length >= threshold - 1 && now - Math.min(...previous) <= windowMs;
+  return { verdict: last ? 'last' : 'try', recent: [now, ...recent].slice(0, threshold) };
 }
 
-const WINDOW: Sql = sql`make_interval(secs => ${LOCK_WINDOW_MS / 1000})`;
-
-function lockedSql(now: string): Sql {
-  return sql`(cardinality(f.recent) >= ${LOCK_THRESHOLD} AND (SELECT max(t) > ${now}::timestamptz - ${WINDOW} AND max(t) - min(t) <= ${WINDOW}
-    FROM unnest(f.recent[1:${LOCK_THRESHOLD}]) AS t))`;
+function lockedSql(now: string, p: LockPolicy, window: Sql): Sql {
+  return sql`(cardinality(f.recent) >= ${p.threshold}::int AND (SELECT max(t) > ${now}::timestamptz - ${window} AND max(t) - min(t) <= ${window}
+    FROM unnest(f.recent[1:${p.threshold}::int]) AS t))`;
 }
 
-function lastChanceSql(now: string): Sql {
-  return sql`(cardinality(f.recent) >= ${LOCK_THRESHOLD - 1} AND (SELECT ${now}::timestamptz - min(t) <= ${WINDOW}
-    FROM unnest(f.recent[1:${LOCK_THRESHOLD - 1}]) AS t))`;
+function lastChanceSql(now: string, p: LockPolicy, window: Sql): Sql {
+  return sql`(cardinality(f.recent) >= ${p.threshold - 1}::int AND (SELECT ${now}::timestamptz - min(t) <= ${window}
+    FROM unnest(f.recent[1:${p.threshold - 1}::int]) AS t))`;
 }
 
-/** Counts an attempt in advance and returns its verdict (one atomic statement). */
-export async function reserveAttempt(q: Queryable, userId: string, now: Date): Promise<Verdict> {
+/**
+ * Counts an attempt of `key` (lockKey) in advance and returns its verdict (one atomic
+ * statement). With the lock off (threshold 0) every attempt is a plain try.
+ */
+export async function reserveAttempt(q: Queryable, key: string, now: Date, policy: LockPolicy = DEFAULT_LOCK): Promise<Verdict> {
+  if (policy.threshold === 0) return 'try';
   const at = now.toISOString();
-  const locked = lockedSql(at);
+  const window = sql`make_interval(secs => ${policy.windowMs / 1000}::double precision)`;
+  const locked = lockedSql(at, policy, window);
   const rows = await q.query<{ verdict: Verdict }>(sql`
     INSERT INTO _larder_login_failures AS f (user_id, failures, last_failure, recent, verdict)
-    VALUES (${userId}, 1, ${at}::timestamptz, ARRAY[${at}::timestamptz], ${LOCK_THRESHOLD <= 1 ? 'last' : 'try'})
+    VALUES (${key}, 1, ${at}::timestamptz, ARRAY[${at}::timestamptz], ${policy.threshold <= 1 ? 'last' : 'try'})
     ON CONFLICT (user_id) DO UPDATE SET
       failures = CASE WHEN ${locked} THEN f.failures ELSE f.failures + 1 END,
       last_failure = CASE WHEN ${locked} THEN f.last_failure ELSE ${at}::timestamptz END,
-      recent = CASE WHEN ${locked} THEN f.recent ELSE (ARRAY[${at}::timestamptz] || f.recent)[1:${LOCK_THRESHOLD}] END,
-      verdict = CASE WHEN ${locked} THEN 'locked' WHEN ${lastChanceSql(at)} THEN 'last' ELSE 'try' END
+      recent = CASE WHEN ${locked} THEN f.recent ELSE (ARRAY[${at}::timestamptz] || f.recent)[1:${policy.threshold}::int] END,
+      verdict = CASE WHEN ${locked} THEN 'locked' WHEN ${lastChanceSql(at, policy, window)} THEN 'last' ELSE 'try' END
     RETURNING verdict`);
   return rows[0].verdict;
 }
 
-/** A successful login (or a password change) resets the count. */
+/** The lock policy of an app's settings. */
+export function lockPolicyOf(settings: { loginLockThreshold: number; loginLockMinutes: number }): LockPolicy {
+  return { threshold: settings.loginLockThreshold, windowMs: settings.loginLockMinutes * 60 * 1000 };
+}
+
+/** A successful login or password change resets the user's counts (both purposes). */
 export async function clearFailures(q: Queryable, userId: string): Promise<void> {
-  await q.query(sql`DELETE FROM _larder_login_failures WHERE user_id = ${userId}`);
+  await q.query(sql`DELETE FROM _larder_login_failures WHERE user_id IN (${lockKey(userId, 'login')}, ${lockKey(userId, 'passwordChange')})`);
 }

@@ -10,8 +10,8 @@ import { isPlainObject } from '../objects/decode-value.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';
 import { consumeSmsCode } from '../sms/sms-codes.ts';
-import { clearFailures, reserveAttempt } from './login-lock.ts';
-import { MAX_PASSWORD_LENGTH, verifyPassword } from './password.ts';
+import { clearFailures, lockKey, lockPolicyOf, reserveAttempt } from './login-lock.ts';
+import { MAX_PASSWORD_LENGTH, spendPasswordCheck, verifyPassword } from './password.ts';
 import { completeLogin } from './complete-login.ts';
 import { findUserBy, USER_TABLE, type UserKey } from './user-store.ts';
 
@@ -44,7 +44,7 @@ function secretOf(body: Record<string, unknown>, key: 'password' | 'smsCode'): s
 
 async function checkPassword(ctx: RequestContext, row: ObjectRow, password: string, now: Date): Promise<void> {
   const { db } = ctx.app;
-  const verdict = await reserveAttempt(db, row.objectId, now);
+  const verdict = await reserveAttempt(db, lockKey(row.objectId, 'login'), now, lockPolicyOf(ctx.app.settings));
   if (verdict === 'locked') throw new ApiError('loginLocked');
   const result = await verifyPassword(password, row.data);
   if (!result.ok) throw new ApiError(verdict === 'last' ? 'loginLocked' : 'passwordMismatch');
@@ -70,7 +70,11 @@ export async function logIn(ctx: RequestContext, body: unknown, now: Date = new 
   }
   if (smsCode === undefined && password === undefined) throw new ApiError('passwordMissing');
   const row = await findUserBy(ctx.app.db, id.key, id.value);
-  if (!row) throw new ApiError('userNotFound');
+  if (!row) {
+    // As long as a wrong password takes: the answer's timing must not tell who has an account.
+    if (password !== undefined) await spendPasswordCheck(password);
+    throw new ApiError('userNotFound');
+  }
   if (smsCode !== undefined) {
     if (!(await consumeSmsCode(ctx.app.db, id.value, smsCode))) throw new ApiError('invalidSmsCode');
   } else {

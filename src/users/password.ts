@@ -76,7 +76,9 @@ async function verifyScrypt(plain: string, m: RegExpMatchArray): Promise<VerifyR
  */
 export async function verifyPassword(plain: string, stored: { password?: unknown; salt?: unknown }): Promise<VerifyResult> {
   const { password, salt } = stored;
-  if (typeof plain !== 'string' || typeof password !== 'string' || password === '') return { ok: false };
+  if (typeof plain !== 'string') return { ok: false };
+  // No password stored (anonymous or platform sign-up): as slow as a real check.
+  if (typeof password !== 'string' || password === '') return { ok: await spendPasswordCheck(plain) };
   if (plain.length > MAX_PASSWORD_LENGTH) return { ok: false };
   const m = SCRYPT_FORMAT.exec(password);
   if (m) return verifyScrypt(plain, m);
@@ -84,6 +86,19 @@ export async function verifyPassword(plain: string, stored: { password?: unknown
   const given = Buffer.from(leancloudHash(plain, salt), 'utf8');
   if (!sameBytes(given, Buffer.from(password, 'utf8'))) return { ok: false };
   return { ok: true, upgrade: await hashPassword(plain) };
+}
+
+let dummyHash: Promise<RegExpMatchArray> | undefined;
+
+/**
+ * Spends what checking a password against a current scrypt hash costs, and fails. Used where no
+ * real hash exists (unknown user, user without a password) so that the time of the answer does
+ * not tell whether an account exists. The dummy hash is made once per process.
+ */
+export async function spendPasswordCheck(plain: string): Promise<false> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64')).then((h) => SCRYPT_FORMAT.exec(h) as RegExpMatchArray);
+  await verifyScrypt(plain.slice(0, MAX_PASSWORD_LENGTH), await dummyHash);
+  return false;
 }
 
 /** True when a stored password value is one this server can verify (scrypt or LeanCloud). */

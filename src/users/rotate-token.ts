@@ -11,7 +11,7 @@ import { isPlainObject } from '../objects/decode-value.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { OBJECT_COLUMNS } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';
-import { clearFailures, reserveAttempt } from './login-lock.ts';
+import { clearFailures, lockKey, lockPolicyOf, reserveAttempt } from './login-lock.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from './password.ts';
 import { newSessionToken } from './session-token.ts';
 import { assertOwnUserOrMaster } from './user-access.ts';
@@ -56,7 +56,12 @@ export async function updatePassword(ctx: RequestContext, objectId: string, body
   const { db } = ctx.app;
   const row = await findUserById(db, objectId);
   if (!row) throw new ApiError('userNotFound');
-  const verdict = await reserveAttempt(db, objectId, now);
+  // Its own counter decides: a login locked by someone guessing the password does not stop the
+  // signed-in owner. Each guess also counts towards the login lock, so a stolen session adds no
+  // guesses at the login (a success clears both).
+  const policy = lockPolicyOf(ctx.app.settings);
+  const verdict = await reserveAttempt(db, lockKey(objectId, 'passwordChange'), now, policy);
+  await reserveAttempt(db, lockKey(objectId, 'login'), now, policy);
   if (verdict === 'locked') throw new ApiError('loginLocked');
   const check = await verifyPassword(oldPassword, row.data);
   if (!check.ok) throw new ApiError(verdict === 'last' ? 'loginLocked' : 'passwordMismatch');

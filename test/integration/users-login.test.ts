@@ -142,6 +142,26 @@ forEachEngine('users: login and login lock', (h) => {
     assert.equal(await loginAt(h(), { username: u.username, password: u.password }, t0 + 35 * min), 'ok');
   });
 
+  test('an unknown user takes as long as a wrong password (the KDF runs on a dummy hash)', async () => {
+    const u = await signUp(h());
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const time = async (body: Record<string, unknown>, code: number) => {
+      const t0 = performance.now();
+      assertError(await logIn(h(), body), 400, code);
+      return performance.now() - t0;
+    };
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    // Interleaved, so that a busy machine slows both alike; under the lock threshold.
+    for (let i = 0; i < 5; i++) {
+      unknown.push(await time({ username: `nobody-${uniqueName()}`, password: 'guess' }, 211));
+      wrong.push(await time({ username: u.username, password: `guess${i}` }, 210));
+    }
+    // Without the dummy check an unknown user answered after one indexed lookup: about a tenth
+    // of a wrong password's time (one scrypt). Half is far from both.
+    assert.ok(median(unknown) > 0.5 * median(wrong), `unknown ${unknown.map(Math.round)} ms vs wrong ${wrong.map(Math.round)} ms`);
+  });
+
   test('20 parallel wrong logins cannot slip past the threshold: 6 x 210, 14 x 219', async () => {
     const u = await signUp(h());
     const results = await Promise.all(Array.from({ length: 20 }, () => logIn(h(), { username: u.username, password: 'wrong' })));

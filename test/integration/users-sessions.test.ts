@@ -87,6 +87,36 @@ forEachEngine('users: session tokens, refreshSessionToken, updatePassword', (h) 
     assert.equal((await h().client.get('/1.1/users/me', undefined, { session: u.sessionToken })).status, 200);
   });
 
+  test('updatePassword with the right old password works while someone else has locked the login', async () => {
+    const u = await signUp(h());
+    for (let i = 0; i < 7; i++) await logIn(h(), { username: u.username, password: `attacker${i}` });
+    assertError(await logIn(h(), { username: u.username, password: u.password }), 400, 219);
+    const res = await h().client.put(`/1.1/users/${u.objectId}/updatePassword`, { old_password: u.password, new_password: 'n3w-pass' }, { session: u.sessionToken });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // The owner proved the password: the lock is cleared and the new password logs in.
+    assert.equal((await logIn(h(), { username: u.username, password: 'n3w-pass' })).status, 200);
+  });
+
+  test('the lock can be tuned per app (loginLockThreshold, loginLockMinutes) or turned off', async () => {
+    const c = h().client;
+    try {
+      assert.equal((await c.put('/1.1/larder/settings', { loginLockThreshold: 3 }, { master: true })).status, 200);
+      const u = await signUp(h());
+      for (let i = 0; i < 2; i++) assertError(await logIn(h(), { username: u.username, password: 'wrong' }), 400, 210);
+      assertError(await logIn(h(), { username: u.username, password: 'wrong' }), 400, 219);
+      assertError(await logIn(h(), { username: u.username, password: u.password }), 400, 219);
+      assert.equal((await c.put('/1.1/larder/settings', { loginLockThreshold: 0 }, { master: true })).status, 200);
+      const v = await signUp(h());
+      for (let i = 0; i < 12; i++) assertError(await logIn(h(), { username: v.username, password: 'wrong' }), 400, 210);
+      assert.equal((await logIn(h(), { username: v.username, password: v.password })).status, 200);
+      for (const bad of [{ loginLockThreshold: -1 }, { loginLockThreshold: 1.5 }, { loginLockMinutes: 0 }, { loginLockMinutes: 'x' }]) {
+        assertError(await c.put('/1.1/larder/settings', bad, { master: true }), 400, 1);
+      }
+    } finally {
+      await c.put('/1.1/larder/settings', { loginLockThreshold: null, loginLockMinutes: null }, { master: true });
+    }
+  });
+
   test('updatePassword replaces an imported LeanCloud hash and drops its salt', async () => {
     const u = await signUp(h());
     await h().db.query(sql`UPDATE "_User" SET data = data || ${JSON.stringify({

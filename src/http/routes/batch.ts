@@ -1,4 +1,6 @@
+import { AnswerBudget, batchAnswerJson } from '../../batch/answer-budget.ts';
 import { requestsOf, runBatch, type BatchItem } from '../../batch/run-batch.ts';
+import { RawJson } from '../../objects/raw-json.ts';
 import { runCreateGroup } from '../../batch/create-group.ts';
 import type { Logger } from '../../log.ts';
 import { dispatch } from '../dispatch.ts';
@@ -24,8 +26,9 @@ export function batchRoutes(table: RouteTable, logger: Logger): Route[] {
           one,
           (err, index) => logger.error({ err, index }, 'batch item failed with an internal error'),
           (className, items) => runCreateGroup(req.ctx, className, items, one),
+          new AnswerBudget(),
         );
-        return ok(results);
+        return ok(new RawJson(batchAnswerJson(results)));
       },
     },
     batchSaveRoute(table),

@@ -42,6 +42,14 @@ export interface HarnessOptions {
   policy?: HttpPolicy;
   /** Settings of the modules (e.g. the files module's backend); defaults when absent. */
   modules?: ModuleOptions;
+  /** Statement timeout of the database, ms (10000 when absent). */
+  statementTimeoutMs?: number;
+  /**
+   * Embedded engine's slice, ms (LARDER_EMBEDDED_SLICE_MS). Off (0) when absent: on a loaded
+   * test machine background timers would cut ordinary slow statements; the slice has its own
+   * test (embedded-engine-bounds.test.ts).
+   */
+  embeddedSliceMs?: number;
 }
 
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
@@ -54,7 +62,8 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     databaseUrl: engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
     schema,
     poolSize: 5,
-    statementTimeoutMs: 10000,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 10000,
+    embeddedSliceMs: opts.embeddedSliceMs ?? 0,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
   const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(opts.modules), policy: opts.policy });

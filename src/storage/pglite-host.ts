@@ -1,0 +1,306 @@
+/**
+ * The main-thread side of the embedded engine (issue 12 item 1). PGlite runs in a worker thread
+ * (pglite-worker.mjs), so the event loop keeps answering `/health` and other requests while a
+ * statement runs. PGlite is one connection and has no way to cancel a statement, so this host:
+ *
+ * - runs one statement or one transaction at a time (a FIFO lock), as PGlite itself did;
+ * - bounds every statement like PostgreSQL's statement_timeout (LARDER_STATEMENT_TIMEOUT_MS,
+ *   code 124 after the same limit);
+ * - bounds how long one statement may hold the engine while other work waits
+ *   (LARDER_EMBEDDED_SLICE_MS, default 1 s): past that it is cancelled with 124 too, so one heavy
+ *   query cannot stall every other request for the whole statement timeout;
+ * - cancels by terminating the worker and starting a new one on the same data directory: an
+ *   uncommitted transaction is rolled back by PostgreSQL's crash recovery, committed ones stay.
+ */
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../errors/api-error.ts';
+import type { HostMessage, WorkerError, WorkerInit, WorkerMessage } from './pglite-protocol.ts';
+
+/** What the host needs. */
+export interface PgliteHostOptions {
+  dataDir: string;
+  schema: string;
+  /** Longest any statement may run, ms (PostgreSQL's statement_timeout); 0: unbounded. */
+  statementTimeoutMs: number;
+  /** Longest a statement may hold the engine while other work waits for it, ms; 0: no slice. */
+  sliceMs: number;
+  /** Told about each cancellation (for the log). */
+  onCancel?: (info: { reason: 'timeout' | 'slice' | 'crash'; ranMs: number }) => void;
+}
+
+type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (err: unknown) => void };
+
+/** The statement the worker is running. */
+interface Running {
+  id: number;
+  startedAt: number;
+  /** Set once it has run past the slice: the next waiter cancels it. */
+  overSlice: boolean;
+  timers: NodeJS.Timeout[];
+  sliced: boolean;
+}
+
+let wasmModule: Promise<WebAssembly.Module> | undefined;
+
+/** PGlite's WebAssembly, compiled once per process: a restart then costs only instantiation. */
+function pgliteWasm(): Promise<WebAssembly.Module> {
+  wasmModule ??= WebAssembly.compile(readFileSync(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite'))));
+  return wasmModule;
+}
+
+/** Rebuilds a driver error sent by the worker, so translateDriverError sees its SQLSTATE. */
+function driverError(e: WorkerError): Error {
+  return Object.assign(new Error(e.message), e);
+}
+
+/** The embedded engine behind a worker thread; see the file comment. */
+export class PgliteHost {
+  private worker: Worker | undefined;
+  private ready: Promise<void> = Promise.resolve();
+  /** Bumped by every cancellation: work of an older generation (a transaction) is void. */
+  private generation = 0;
+  private seq = 0;
+  private readonly pending = new Map<number, Pending>();
+  private running: Running | undefined;
+  private readonly queue: (() => void)[] = [];
+  private locked = false;
+  private closed = false;
+  /** True from a cancellation until the new worker has opened the database. */
+  private restarting = false;
+  private readonly listeners: { channel: string; onMessage: (p: string) => void; onReset: () => void }[] = [];
+
+  constructor(private readonly opts: PgliteHostOptions) {}
+
+  /** Starts the first worker; resolves when the database is open. */
+  async start(): Promise<void> {
+    this.spawn();
+    await this.ready;
+  }
+
+  /** True while a statement or a transaction holds the engine. */
+  get busy(): boolean {
+    return this.locked;
+  }
+
+  private spawn(): void {
+    const generation = this.generation;
+    let opened = false;
+    this.ready = (async () => {
+      const init: WorkerInit = { dataDir: this.opts.dataDir, schema: this.opts.schema, wasmModule: await pgliteWasm() };
+      // Plain JavaScript (see the worker's comment); no execArgv of the main thread (e.g. --test).
+      const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: init, execArgv: [] });
+      this.worker = worker;
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (m: WorkerMessage) => {
+          if ('ready' in m) {
+            resolve();
+          } else if ('failed' in m) {
+            reject(driverError(m.failed));
+          } else if ('notify' in m) {
+            for (const l of this.listeners) if (l.channel === m.notify) l.onMessage(m.payload);
+          } else {
+            this.settle(m);
+          }
+        });
+        // A worker that dies after opening is replaced; one that cannot open is not retried in a
+        // loop: the next statement tries again (ensureReady).
+        worker.on('error', (err) => {
+          reject(err);
+          if (opened && this.worker === worker) this.cancel('crash', err);
+        });
+        worker.on('exit', () => {
+          reject(new Error('the embedded engine stopped'));
+          if (opened && this.worker === worker && !this.closed) this.cancel('crash', new Error('the embedded engine stopped'));
+        });
+      });
+      opened = true;
+      if (generation !== this.generation) return;
+      // A restarted engine listens again; what was notified meanwhile may be lost.
+      for (const channel of new Set(this.listeners.map((l) => l.channel))) await this.send(worker, { id: 0, op: 'listen', channel });
+      if (generation > 0) for (const l of this.listeners) l.onReset();
+    })();
+    // A failed start is reported to whoever waits for it; keep it from being an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  private settle(m: { id: number; rows: Record<string, unknown>[] } | { id: number; error: WorkerError }): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (this.running?.id === m.id) this.stopClock();
+    if ('error' in m) p.reject(driverError(m.error));
+    else p.resolve(m.rows);
+  }
+
+  private stopClock(): void {
+    for (const t of this.running?.timers ?? []) clearTimeout(t);
+    this.running = undefined;
+  }
+
+  /**
+   * Cancels whatever runs: its caller gets 124, the worker is terminated and a new one starts.
+   * Work of the old generation (the rest of a transaction) fails instead of running outside it.
+   */
+  private cancel(reason: 'timeout' | 'slice' | 'crash', cause?: unknown): void {
+    if (this.closed) return;
+    const ranMs = this.running ? Date.now() - this.running.startedAt : 0;
+    this.stopClock();
+    this.generation++;
+    const err =
+      reason === 'crash'
+        ? Object.assign(new Error('the embedded engine stopped while running a statement'), { cause })
+        : new ApiError('timeout', reason === 'slice'
+          ? `The request timed out on the server: the statement held the embedded database for more than ${this.opts.sliceMs} ms while other requests waited.`
+          : `The request timed out on the server: the statement ran for more than ${this.opts.statementTimeoutMs} ms.`);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    const old = this.worker;
+    this.worker = undefined;
+    void old?.terminate();
+    this.opts.onCancel?.({ reason, ranMs });
+    this.restarting = true;
+    this.spawn();
+    this.ready.then(() => (this.restarting = false), () => {});
+  }
+
+  /** Waits for the engine; if its last start failed, starts it once more. */
+  private async ensureReady(): Promise<void> {
+    try {
+      await this.ready;
+    } catch {
+      if (this.closed) throw new Error('the embedded database is closed');
+      this.spawn();
+      await this.ready;
+    }
+  }
+
+  /** Sends one operation of generation `generation` and waits for its answer. */
+  private async call(m: HostMessage, generation: number, timed = true): Promise<Record<string, unknown>[]> {
+    if (this.closed) throw new Error('the embedded database is closed');
+    await this.ensureReady();
+    if (generation !== this.generation) throw new ApiError('timeout', 'The request timed out on the server: its transaction was cancelled.');
+    const worker = this.worker;
+    if (!worker) throw new Error('the embedded engine is not running');
+    return this.send(worker, m, timed);
+  }
+
+  /** Posts one operation to `worker`; a timed one is watched by the statement timeout and slice. */
+  private send(worker: Worker, m: HostMessage, timed = false): Promise<Record<string, unknown>[]> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (timed) {
+        const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' };
+        if (this.opts.statementTimeoutMs > 0) running.timers.push(setTimeout(() => this.cancel('timeout'), this.opts.statementTimeoutMs));
+        if (running.sliced && this.opts.sliceMs > 0) {
+          running.timers.push(setTimeout(() => {
+            running.overSlice = true;
+            if (this.queue.length > 0) this.cancel('slice');
+          }, this.opts.sliceMs));
+        }
+        this.running = running;
+      }
+      worker.postMessage({ ...m, id });
+    });
+  }
+
+  /** Takes the engine (FIFO). A waiter arriving while a statement is past its slice cancels it. */
+  private async lock(): Promise<() => void> {
+    if (this.locked) {
+      const turn = new Promise<void>((resolve) => this.queue.push(resolve));
+      if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
+      await turn;
+    }
+    this.locked = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.locked = false;
+    };
+  }
+
+  /** Runs one statement on its own. */
+  async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const release = await this.lock();
+    try {
+      return await this.call({ id: 0, op: 'query', text, values }, this.generation);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Runs raw SQL text: migrations and DDL of Larder's own, never request data. Not bounded:
+   * a migration cut halfway on a slow machine would only run again at every start.
+   */
+  async exec(text: string): Promise<void> {
+    const release = await this.lock();
+    try {
+      await this.call({ id: 0, op: 'exec', text }, this.generation, false);
+    } finally {
+      release();
+    }
+  }
+
+  /** Runs `work` in one transaction; every statement in it is bounded like any other. */
+  async transaction<T>(work: (query: (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+    const release = await this.lock();
+    const generation = this.generation;
+    const q = (text: string, values: unknown[]) => this.call({ id: 0, op: 'query', text, values }, generation);
+    try {
+      await q('BEGIN', []);
+      const result = await work(q);
+      await q('COMMIT', []);
+      return result;
+    } catch (err) {
+      if (generation === this.generation) await q('ROLLBACK', []).catch(() => {});
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
+  /** Forwards notifications of `channel`; `onReset` runs after a restart (some may be lost). */
+  async listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void> {
+    const release = await this.lock();
+    try {
+      // The worker listens once per channel and the host hands each notification to every
+      // listener of it (two apps on one engine, as two processes on PostgreSQL).
+      if (!this.listeners.some((l) => l.channel === channel)) await this.call({ id: 0, op: 'listen', channel }, this.generation, false);
+      // Registered after the worker listens: a restart from now on listens again.
+      this.listeners.push({ channel, onMessage, onReset });
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Readiness: the engine is alive. While it works, or restarts after a cancellation, the
+   * watchdog bounds the wait, so no probe queues behind it (a probe that waited would make a
+   * load balancer drop a healthy server). A restart that failed is reported by the next probe.
+   */
+  async ping(): Promise<void> {
+    if (this.locked || this.restarting) return;
+    await this.query('SELECT 1', []);
+  }
+
+  /** Closes the database and stops the worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const release = await this.lock();
+    try {
+      await this.ready.catch(() => {});
+      await this.call({ id: 0, op: 'close' }, this.generation, false).catch(() => {});
+    } finally {
+      this.closed = true;
+      this.stopClock();
+      await this.worker?.terminate();
+      this.worker = undefined;
+      release();
+    }
+  }
+}

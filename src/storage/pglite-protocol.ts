@@ -1,0 +1,28 @@
+/** Messages between the embedded engine's host (main thread) and its worker thread. */
+
+/** What the worker is started with. */
+export interface WorkerInit {
+  /** PGlite data directory (a real directory: a cancelled worker's data must survive it). */
+  dataDir: string;
+  schema: string;
+  /** PGlite's WebAssembly module, compiled once per process and shared by every restart. */
+  wasmModule: WebAssembly.Module;
+}
+
+/** Host -> worker: one operation with an id the answer repeats. */
+export type HostMessage =
+  | { id: number; op: 'query'; text: string; values: unknown[] }
+  | { id: number; op: 'exec'; text: string }
+  | { id: number; op: 'listen'; channel: string }
+  | { id: number; op: 'close' };
+
+/** A driver error as plain data: message plus SQLSTATE (`code`), constraint, detail... */
+export type WorkerError = { message: string } & Record<string, string | number>;
+
+/** Worker -> host. */
+export type WorkerMessage =
+  | { ready: true }
+  | { failed: WorkerError }
+  | { id: number; rows: Record<string, unknown>[] }
+  | { id: number; error: WorkerError }
+  | { notify: string; payload: string };
