@@ -22,7 +22,7 @@ describe('loadConfig: defaults', () => {
     const c = loadConfig({}, {});
     for (const s of SETTINGS) assert.equal(c[s.key], s.default, s.key);
     assert.equal(c.port, 3000);
-    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.host, '127.0.0.1');
     assert.equal(c.dataDir, './data');
     assert.equal(c.databaseUrl, undefined);
     assert.equal(c.dbSchema, 'larder');
@@ -34,7 +34,7 @@ describe('loadConfig: defaults', () => {
   test('unrelated environment variables are ignored', () => {
     const c = loadConfig({ PORT: '1', HOST: 'x', PATH: '/bin' }, {});
     assert.equal(c.port, 3000);
-    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.host, '127.0.0.1');
   });
 });
 

@@ -89,7 +89,7 @@ const OTHER_FLAGS = new Set(['--config', '--version']);
 /** Every setting, in the order `larder --help` lists them. */
 export const SETTINGS: readonly Setting[] = [
   { key: 'port', env: 'LARDER_PORT', flag: '--port', kind: 'int', default: 3000, max: 65535, help: 'HTTP port' },
-  { key: 'host', env: 'LARDER_HOST', flag: '--host', kind: 'string', default: '0.0.0.0', help: 'address to listen on' },
+  { key: 'host', env: 'LARDER_HOST', flag: '--host', kind: 'string', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
   { key: 'dataDir', env: 'LARDER_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', help: 'embedded database directory (ignored with DATABASE_URL)' },
   { key: 'databaseUrl', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', help: 'PostgreSQL URL; when set, PostgreSQL is used instead of the embedded engine' },
   { key: 'dbSchema', env: 'LARDER_DB_SCHEMA', flag: '--db-schema', kind: 'string', default: 'larder', help: 'PostgreSQL schema for the app tables' },

@@ -8,6 +8,7 @@ import type { Database } from '../storage/database.ts';
 import { exportOptionsFromConfig } from '../export/export-options.ts';
 import { httpPolicyFromConfig } from '../http/http-policy.ts';
 import { filesOptionsFromConfig } from '../modules/files/files-options.ts';
+import { keyDisclosure, writeKeyFile, type AppKeys } from './key-disclosure.ts';
 
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
 // cluster primary, which serves no requests, loads none of them and stays small in memory.
@@ -17,7 +18,7 @@ const PREPARE_ROLE = 'LARDER_CLUSTER_PREPARE';
 
 /** What the preparing child tells the primary: the keys for the banner. */
 interface Prepared {
-  keys: { appId: string; appKey: string; masterKey: string };
+  keys: AppKeys;
   generatedKeys: string[];
 }
 
@@ -76,7 +77,7 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   cluster.on('listening', () => {
     if (++listening === workers) banner(config, prepared.keys, prepared.generatedKeys, print, workers);
   });
-  cluster.on('exit', (w, code) => {
+  cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
     if (listening < workers) {
       // A worker that dies before it listens (port taken, database gone) would die again:
@@ -86,7 +87,8 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
       process.exitCode = 1;
       return;
     }
-    logger.error({ pid: w.process.pid, code }, 'worker exited; starting a new one');
+    // Not `pid` (the record's own pid is the primary's) and not `code` (redacted as a secret).
+    logger.error({ workerPid: w.process.pid, exitCode: code, signal }, 'worker exited; starting a new one');
     cluster.fork(env);
   });
   const stop = () => {
@@ -215,14 +217,35 @@ function publicBaseUrl(config: Config): string {
   return config.publicUrl ?? `http://${host}:${config.port}`;
 }
 
-function banner(config: Config, keys: { appId: string; appKey: string; masterKey: string }, generated: string[], print: (l: string) => void, workers: number): void {
+/** True when only this machine can reach `host` (a loopback address or name). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Where generated keys are written when no terminal may show them. */
+export function keyFilePath(config: Config): string {
+  return resolve(config.dataDir, 'larder-keys.env');
+}
+
+function banner(config: Config, keys: AppKeys, generated: string[], print: (l: string) => void, workers: number): void {
   print(`Larder is listening on ${publicBaseUrl(config)}  (serverURL for the SDKs)`);
   print(`  app id:   ${keys.appId}`);
   print(`  data:     ${where(config)}`);
   print(`  workers:  ${workers}`);
-  if (generated.length) {
+  if (isLoopbackHost(config.host)) {
+    print(`  Only this machine can connect (host ${config.host}). To accept other machines, set LARDER_HOST=0.0.0.0`);
+    print('  (or --host 0.0.0.0), best behind a TLS reverse proxy: see docs/deployment.md.');
+  }
+  if (!generated.length) return;
+  const disclosure = keyDisclosure(process.stdout.isTTY === true, keyFilePath(config));
+  if (disclosure.kind === 'terminal') {
     print('  New keys were generated and stored with the data. They are shown only this once:');
     print(`    app key:    ${keys.appKey}`);
     print(`    master key: ${keys.masterKey}`);
+    return;
   }
+  // Not a terminal: this stream is the log. The keys go to a private file instead.
+  writeKeyFile(disclosure.path, keys);
+  print(`  New keys were generated and stored with the data. Standard output is not a terminal, so they`);
+  print(`  are not shown here: they are in ${disclosure.path} (mode 0600). Keep them safe, then delete that file.`);
 }

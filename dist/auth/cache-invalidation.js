@@ -1,0 +1,118 @@
+/**
+ * Keeps the per-process caches of an app (resolved sessions, class permissions, settings)
+ * consistent across every Larder process on one database. A change is applied to this
+ * process's caches at once, then announced with `pg_notify` on one channel; every process
+ * LISTENs (a dedicated connection on PostgreSQL, PGlite's in-process notifications) and drops
+ * the same entries. Callers invalidate AFTER their transaction commits, so no request can
+ * re-cache the old state from the database in between.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadSettings } from '../settings/app-settings.js';
+import { sql } from '../sql/fragment.js';
+import { principalCache } from './principal-cache.js';
+/** The notification channel every process listens on. */
+export const INVALIDATION_CHANNEL = 'larder_invalidate';
+// Per app (not per process): two apps in one process must hear each other's changes.
+const senders = new WeakMap();
+const received = new WeakMap();
+function senderId(app) {
+    let id = senders.get(app);
+    if (!id) {
+        id = randomBytes(8).toString('hex');
+        senders.set(app, id);
+    }
+    return id;
+}
+async function apply(app, change) {
+    switch (change.k) {
+        case 'roles':
+            principalCache(app).clear();
+            return;
+        case 'sessions':
+            principalCache(app).dropUser(change.u);
+            return;
+        case 'settings':
+            app.settings = await loadSettings(app.db);
+            return;
+        case 'classes':
+            app.classes.forgetSecurity(change.c);
+            return;
+    }
+}
+/** Everything may have changed (a reconnect lost notifications): drop and reload it all. */
+async function resetAll(app) {
+    principalCache(app).clear();
+    app.classes.forgetSecurity();
+    app.settings = await loadSettings(app.db);
+}
+function parse(payload) {
+    try {
+        const m = JSON.parse(payload);
+        if (typeof m !== 'object' || m === null)
+            return undefined;
+        const r = m;
+        if (typeof r.s !== 'string' || typeof r.from !== 'string')
+            return undefined;
+        if (r.k === 'roles' || r.k === 'settings')
+            return { k: r.k, s: r.s, from: r.from };
+        if (r.k === 'sessions' && typeof r.u === 'string')
+            return { k: 'sessions', u: r.u, s: r.s, from: r.from };
+        if (r.k === 'classes')
+            return { k: 'classes', c: typeof r.c === 'string' ? r.c : undefined, s: r.s, from: r.from };
+    }
+    catch {
+        // Not ours: ignore.
+    }
+    return undefined;
+}
+async function announce(app, change) {
+    await apply(app, change);
+    const message = { ...change, s: app.db.schema, from: senderId(app) };
+    try {
+        await app.db.query(sql `SELECT pg_notify(${INVALIDATION_CHANNEL}, ${JSON.stringify(message)})`);
+    }
+    catch {
+        // The change itself is committed; other processes fall back on the cache lifetime
+        // (PRINCIPAL_TTL_MS) or their next reconnect, which drops everything.
+    }
+}
+/**
+ * Starts listening for other processes' changes; openApp calls it once per app. Without a
+ * listening engine (wrapped handles in tools) only this process's own changes are seen.
+ */
+export async function startInvalidationListener(app) {
+    if (!app.db.listen)
+        return;
+    const self = senderId(app);
+    await app.db.listen(INVALIDATION_CHANNEL, (payload) => {
+        const m = parse(payload);
+        if (!m || m.s !== app.db.schema || m.from === self)
+            return;
+        const applied = () => received.set(app, (received.get(app) ?? 0) + 1);
+        void apply(app, m).then(applied, () => {
+            principalCache(app).clear();
+            applied();
+        });
+    }, () => void resetAll(app).catch(() => { }));
+}
+/** Number of other processes' changes this app has applied (tests and diagnostics). */
+export function invalidationsReceived(app) {
+    return received.get(app) ?? 0;
+}
+/** A user's session token rotated or the user was deleted: its cached sessions go, everywhere. */
+export async function invalidateSessions(app, userId) {
+    await announce(app, { k: 'sessions', u: userId });
+}
+/** A role was created, deleted or its users/roles changed: every cached principal goes. */
+export async function invalidateRoles(app) {
+    await announce(app, { k: 'roles' });
+}
+/** App settings changed: every process reloads them. */
+export async function invalidateSettings(app) {
+    await announce(app, { k: 'settings' });
+}
+/** Class permissions or the default ACL of a class (or of all, without a name) changed. */
+export async function invalidateClassSecurity(app, className) {
+    await announce(app, className === undefined ? { k: 'classes' } : { k: 'classes', c: className });
+}
+//# sourceMappingURL=cache-invalidation.js.map

@@ -1,0 +1,275 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError } from '../config.js';
+import { exportOptionsFromConfig } from '../export/export-options.js';
+import { httpPolicyFromConfig } from '../http/http-policy.js';
+import { removeAdminFile, writeAdminFile } from './running-server.js';
+import { keyDisclosure, writeKeyFile } from './key-disclosure.js';
+// The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
+// cluster primary, which serves no requests, loads none of them and stays small in memory.
+/** Set in the environment of the one-off child that migrates before the workers start. */
+const PREPARE_ROLE = 'LARDER_CLUSTER_PREPARE';
+function where(config) {
+    if (config.databaseUrl)
+        return `PostgreSQL ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')} (schema ${config.dbSchema})`;
+    return `embedded PGlite in ${resolve(config.dataDir)}`;
+}
+/** Opens the database the config names (locking the embedded data directory). */
+export async function openConfiguredDatabase(config) {
+    const { lockDataDir } = await import('../storage/data-dir-lock.js');
+    const { openDatabase } = await import('../storage/open-database.js');
+    const lock = config.databaseUrl ? undefined : lockDataDir(resolve(config.dataDir));
+    try {
+        const db = await openDatabase({
+            databaseUrl: config.databaseUrl,
+            dataDir: config.databaseUrl ? undefined : resolve(config.dataDir, 'pglite'),
+            schema: config.dbSchema,
+            poolSize: config.poolSize,
+            statementTimeoutMs: config.statementTimeoutMs,
+        });
+        return { db, lock };
+    }
+    catch (err) {
+        lock?.release();
+        throw err;
+    }
+}
+function workerCount(config) {
+    if (!config.databaseUrl)
+        return 1; // one process owns the embedded engine
+    return config.workers === 0 ? availableParallelism() : config.workers;
+}
+/**
+ * `larder serve`: migrate, then listen. With several workers (PostgreSQL only) a one-off child
+ * process checks the settings and migrates (and generates keys on the first start), the primary
+ * prints the banner, and the workers share the port through node:cluster.
+ */
+export async function serve(config, logger, print) {
+    const workers = workerCount(config);
+    if (workers > 1 && cluster.isPrimary)
+        return runPrimary(config, logger, print, workers);
+    if (cluster.isWorker && process.env[PREPARE_ROLE] === '1')
+        return prepare(config);
+    await serveOne(config, logger, print);
+}
+/** The cluster primary: has a child prepare the database, then forks and watches the workers. */
+async function runPrimary(config, logger, print, workers) {
+    const prepared = await runPrepare();
+    if (!prepared)
+        return;
+    const env = workerEnv(process.env);
+    for (let i = 0; i < workers; i++)
+        cluster.fork(env);
+    let stopping = false;
+    let listening = 0;
+    // The banner says "listening" only once every worker does.
+    cluster.on('listening', () => {
+        if (++listening === workers)
+            banner(config, prepared.keys, prepared.generatedKeys, print, workers);
+    });
+    cluster.on('exit', (w, code, signal) => {
+        if (stopping)
+            return;
+        if (listening < workers) {
+            // A worker that dies before it listens (port taken, database gone) would die again:
+            // stop instead of forking in a loop. The worker printed its reason.
+            stopping = true;
+            for (const other of Object.values(cluster.workers ?? {}))
+                other?.process.kill('SIGTERM');
+            process.exitCode = 1;
+            return;
+        }
+        // Not `pid` (the record's own pid is the primary's) and not `code` (redacted as a secret).
+        logger.error({ workerPid: w.process.pid, exitCode: code, signal }, 'worker exited; starting a new one');
+        cluster.fork(env);
+    });
+    const stop = () => {
+        stopping = true;
+        for (const w of Object.values(cluster.workers ?? {}))
+            w?.process.kill('SIGTERM');
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+}
+/**
+ * Memory settings for cluster workers, unless the operator set them. Password hashing (scrypt,
+ * 16 MiB each) runs on libuv's thread pool, 4 threads per process by default: with one worker
+ * per core, 2 threads per worker still keep every core busy, and halve the hashing memory each
+ * worker can hold at once. glibc gives every thread its own malloc arena, which keeps freed
+ * memory resident; 2 arenas keep a worker's RSS about 40 MB lower under the bench's load.
+ */
+export function workerEnv(env) {
+    const out = {};
+    if (env.UV_THREADPOOL_SIZE === undefined)
+        out.UV_THREADPOOL_SIZE = '2';
+    if (env.MALLOC_ARENA_MAX === undefined)
+        out.MALLOC_ARENA_MAX = '2';
+    return out;
+}
+/**
+ * Forks the preparing child and waits for it. Undefined when it failed: it printed why, and
+ * its exit code (2 for a settings mistake) becomes the primary's.
+ */
+function runPrepare() {
+    return new Promise((done) => {
+        let prepared;
+        const child = cluster.fork({ [PREPARE_ROLE]: '1' });
+        child.on('message', (m) => {
+            if (typeof m === 'object' && m !== null && 'prepared' in m)
+                prepared = m.prepared;
+        });
+        const interrupted = () => child.process.kill('SIGTERM');
+        process.once('SIGTERM', interrupted);
+        process.once('SIGINT', interrupted);
+        child.on('exit', (code) => {
+            process.off('SIGTERM', interrupted);
+            process.off('SIGINT', interrupted);
+            if (!prepared)
+                process.exitCode = code || 1;
+            done(prepared);
+        });
+    });
+}
+/** The preparing child: settings checks, migrations and keys; reports the keys, then exits. */
+async function prepare(config) {
+    await checkSettings(config);
+    const { openApp } = await import('../open-app.js');
+    const { db, lock } = await openConfiguredDatabase(config);
+    try {
+        const { app, generatedKeys } = await openApp({ db, keys: config, masterSignWindowMs: config.masterSignWindowMs });
+        const prepared = { keys: app.keys, generatedKeys };
+        await new Promise((sent) => process.send?.({ prepared }, () => sent()) ?? sent());
+    }
+    finally {
+        await db.close();
+        lock?.release();
+    }
+    process.exit(0);
+}
+/** Mistakes in the mail and SMS settings stop the start (exit 2) before anything listens. */
+async function checkSettings(config) {
+    const [{ checkMailConfig }, { checkSmsConfig }] = await Promise.all([import('../mail/mailer.js'), import('../sms/sms-sender.js')]);
+    checkMailConfig(config);
+    checkSmsConfig(config);
+    const { parseVerifierConfig } = await import('../users/auth-data-verifier-config.js');
+    parseVerifierConfig(config.authDataVerifiers);
+    requestLogOn(config);
+}
+/** LARDER_REQUEST_LOG as a switch: on or off (the default). */
+export function requestLogOn(config) {
+    if (config.requestLog === undefined || config.requestLog === 'off')
+        return false;
+    if (config.requestLog === 'on')
+        return true;
+    throw new ConfigError(`LARDER_REQUEST_LOG must be on or off, got ${JSON.stringify(config.requestLog.slice(0, 40))}`);
+}
+/** One serving process: a cluster worker, or the whole server. */
+async function serveOne(config, logger, print) {
+    await checkSettings(config);
+    const policy = httpPolicyFromConfig(config);
+    if (config.workers > 1 && !config.databaseUrl)
+        logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
+    const [{ createApp }, { defaultModules }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
+        import('../app.js'),
+        import('../modules/index.js'),
+        import('../mail/mailer.js'),
+        import('../sms/sms-sender.js'),
+        import('../open-app.js'),
+    ]);
+    const { db, lock } = await openConfiguredDatabase(config);
+    let draining = false;
+    try {
+        const { app, generatedKeys } = await openApp({
+            db,
+            keys: config,
+            masterSignWindowMs: config.masterSignWindowMs,
+            // Links in mails point at LARDER_PUBLIC_URL, else at this server; never at a request's Host
+            // header, which a client controls (a reset link to another host would leak its token).
+            mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
+            smsSender: smsSenderFromConfig(config, logger),
+        });
+        const [{ verifiersFromConfig }, { setAuthDataVerifier }] = await Promise.all([import('../users/auth-data-verifier-config.js'), import('../users/auth-data-verifier.js')]);
+        for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger))
+            setAuthDataVerifier(app, platform, verifier);
+        const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules(), exportOptions: exportOptionsFromConfig(config), policy, metricsToken: config.metricsToken, requestLog: requestLogOn(config) });
+        await server.listen({ host: config.host, port: config.port });
+        // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
+        const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);
+        if (adminDir)
+            writeAdminFile(adminDir, { pid: process.pid, url: localUrl(config.host, server.server.address()), appId: app.keys.appId, masterKey: app.keys.masterKey });
+        const shutdown = async (signal) => {
+            if (draining)
+                return;
+            draining = true;
+            logger.info({ signal }, 'draining in-flight requests');
+            // close() stops accepting, waits for in-flight requests, then closes idle keep-alive sockets.
+            await server.close();
+            // Mails of the last requests are sent after their answers: let them go out.
+            await app.mailer?.idle();
+            app.mailer?.close();
+            if (adminDir)
+                removeAdminFile(adminDir);
+            await db.close();
+            lock?.release();
+            logger.info('stopped cleanly');
+            process.exit(0);
+        };
+        process.once('SIGTERM', () => void shutdown('SIGTERM'));
+        process.once('SIGINT', () => void shutdown('SIGINT'));
+        // Only now: a signal that arrives before its handler is installed kills the process outright,
+        // and whoever reads the banner may send one at once.
+        if (cluster.isPrimary)
+            banner(config, app.keys, generatedKeys, print, 1);
+    }
+    catch (err) {
+        if (!config.databaseUrl)
+            removeAdminFile(resolve(config.dataDir));
+        await db.close().catch(() => { });
+        lock?.release();
+        throw err;
+    }
+}
+/** This server's public base URL: LARDER_PUBLIC_URL, else the listening address. */
+function publicBaseUrl(config) {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    return config.publicUrl ?? `http://${host}:${config.port}`;
+}
+/** The URL this machine reaches the listening socket at (a wildcard host becomes loopback). */
+export function localUrl(host, address) {
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+    return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+/** True when only this machine can reach `host` (a loopback address or name). */
+export function isLoopbackHost(host) {
+    return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+/** Where generated keys are written when no terminal may show them. */
+export function keyFilePath(config) {
+    return resolve(config.dataDir, 'larder-keys.env');
+}
+function banner(config, keys, generated, print, workers) {
+    print(`Larder is listening on ${publicBaseUrl(config)}  (serverURL for the SDKs)`);
+    print(`  app id:   ${keys.appId}`);
+    print(`  data:     ${where(config)}`);
+    print(`  workers:  ${workers}`);
+    if (isLoopbackHost(config.host)) {
+        print(`  Only this machine can connect (host ${config.host}). To accept other machines, set LARDER_HOST=0.0.0.0`);
+        print('  (or --host 0.0.0.0), best behind a TLS reverse proxy: see docs/deployment.md.');
+    }
+    if (!generated.length)
+        return;
+    const disclosure = keyDisclosure(process.stdout.isTTY === true, keyFilePath(config));
+    if (disclosure.kind === 'terminal') {
+        print('  New keys were generated and stored with the data. They are shown only this once:');
+        print(`    app key:    ${keys.appKey}`);
+        print(`    master key: ${keys.masterKey}`);
+        return;
+    }
+    // Not a terminal: this stream is the log. The keys go to a private file instead.
+    writeKeyFile(disclosure.path, keys);
+    print(`  New keys were generated and stored with the data. Standard output is not a terminal, so they`);
+    print(`  are not shown here: they are in ${disclosure.path} (mode 0600). Keep them safe, then delete that file.`);
+}
+//# sourceMappingURL=serve.js.map

@@ -1,0 +1,70 @@
+function split(path) {
+    return path.split('/').filter((s) => s !== '');
+}
+/**
+ * The table of API routes, shared by the HTTP server and /1.1/batch so that a batch item is
+ * served by exactly the code that serves the same request on its own.
+ */
+export class RouteTable {
+    compiled = [];
+    constructor(routes) {
+        for (const r of routes)
+            this.compiled.push({ route: r, segments: split(r.path) });
+    }
+    /** The route families: each route's first literal segment after its version (`classes`, `users`, ...). */
+    families() {
+        const out = new Set();
+        for (const c of this.compiled) {
+            const seg = /^\d+(\.\d+)?$/.test(c.segments[0] ?? '') ? c.segments[1] : c.segments[0];
+            if (seg && !seg.startsWith(':'))
+                out.add(seg);
+        }
+        return out;
+    }
+    /** Finds the route for a method and a path (without query string). */
+    match(method, path) {
+        let segs;
+        try {
+            segs = split(path).map((s) => decodeURIComponent(s));
+        }
+        catch {
+            return { kind: 'not-found' };
+        }
+        const allowed = [];
+        let best;
+        for (const c of this.compiled) {
+            const params = matchSegments(c.segments, segs);
+            if (!params)
+                continue;
+            if (c.route.method !== method) {
+                allowed.push(c.route.method);
+                continue;
+            }
+            // A literal segment beats a parameter: /users/me wins over /users/:objectId.
+            const statics = c.segments.filter((s) => !s.startsWith(':')).length;
+            if (!best || statics > best.statics)
+                best = { route: c.route, params, statics };
+        }
+        if (best)
+            return { kind: 'found', route: best.route, params: best.params };
+        return allowed.length ? { kind: 'wrong-method', allowed } : { kind: 'not-found' };
+    }
+}
+function matchSegments(pattern, segs) {
+    if (pattern.length !== segs.length)
+        return undefined;
+    const params = {};
+    for (let i = 0; i < pattern.length; i++) {
+        const p = pattern[i];
+        if (p.startsWith(':')) {
+            if (segs[i] === '')
+                return undefined;
+            params[p.slice(1)] = segs[i];
+        }
+        else if (p !== segs[i]) {
+            return undefined;
+        }
+    }
+    return params;
+}
+//# sourceMappingURL=route-table.js.map

@@ -1,0 +1,50 @@
+import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl } from '../../auth/class-security-admin.js';
+import { ApiError } from '../../errors/api-error.js';
+import { isPlainObject } from '../../objects/decode-value.js';
+import { changeSettings, readSettings } from '../../settings/change-settings.js';
+import { indexRoutes } from './admin-indexes.js';
+import { ok } from '../route.js';
+/** Every admin route answers only to the master key (403, code 1 otherwise). */
+function masterOnly(handler) {
+    return (req) => {
+        if (!req.ctx.master)
+            throw new ApiError('masterKeyRequired');
+        return handler(req);
+    };
+}
+function defaultAclOf(body) {
+    if (!isPlainObject(body) || !Object.hasOwn(body, 'defaultACL') || Object.keys(body).length !== 1) {
+        throw new ApiError('invalidJson', 'Expected {"defaultACL": <ACL object, or null to clear>}.');
+    }
+    return body.defaultACL;
+}
+/**
+ * Larder's admin endpoint (docs/admin.md): app settings LeanCloud kept as console options, and
+ * each class's permissions and default ACL. Master key only; changes reach every process.
+ */
+export const adminRoutes = [
+    { method: 'GET', path: '/1.1/larder/settings', handler: masterOnly(async (req) => ok(await readSettings(req.ctx.app))) },
+    { method: 'PUT', path: '/1.1/larder/settings', handler: masterOnly(async (req) => ok(await changeSettings(req.ctx.app, req.body))) },
+    {
+        method: 'GET',
+        path: '/1.1/larder/classes/:className/permissions',
+        handler: masterOnly(async (req) => ok(await getClassPermissions(req.ctx.app, req.params.className))),
+    },
+    {
+        method: 'PUT',
+        path: '/1.1/larder/classes/:className/permissions',
+        handler: masterOnly(async (req) => ok(await setClassPermissions(req.ctx.app, req.params.className, req.body))),
+    },
+    {
+        method: 'GET',
+        path: '/1.1/larder/classes/:className/defaultACL',
+        handler: masterOnly(async (req) => ok({ defaultACL: await getDefaultAcl(req.ctx.app, req.params.className) })),
+    },
+    {
+        method: 'PUT',
+        path: '/1.1/larder/classes/:className/defaultACL',
+        handler: masterOnly(async (req) => ok({ defaultACL: await setDefaultAcl(req.ctx.app, req.params.className, defaultAclOf(req.body)) })),
+    },
+    ...indexRoutes(masterOnly),
+];
+//# sourceMappingURL=admin.js.map

@@ -1,0 +1,35 @@
+import { ApiError } from '../../errors/api-error.js';
+import { fileClassAlias } from '../../files/file-class.js';
+import { checkClassName } from '../../schema/names.js';
+import { formatClassSchema, formatSchemas } from '../../schema/schema-format.js';
+import { ok } from '../route.js';
+function requireMaster(req) {
+    if (!req.ctx.master)
+        throw new ApiError('masterKeyRequired', 'Schemas can only be read with the master key.');
+}
+/** GET /1.1/schemas and /1.1/schemas/<className> (master key only). */
+export const schemaRoutes = [
+    {
+        method: 'GET',
+        path: '/1.1/schemas',
+        handler: async (req) => {
+            requireMaster(req);
+            return ok(formatSchemas(await req.ctx.app.classes.list()));
+        },
+    },
+    {
+        method: 'GET',
+        path: '/1.1/schemas/:className',
+        handler: async (req) => {
+            requireMaster(req);
+            const name = fileClassAlias(checkClassName(req.params.className));
+            // Fresh from the catalogue, not the per-process cache: another process may have added fields.
+            req.ctx.app.classes.forget(name);
+            const schema = await req.ctx.app.classes.find(name);
+            if (!schema)
+                throw new ApiError('classNotFound', `Class ${name} does not exist.`);
+            return ok(formatClassSchema(schema));
+        },
+    },
+];
+//# sourceMappingURL=schemas.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=larder-module.js.map

@@ -1,0 +1,53 @@
+import { nowOf } from '../app-context.js';
+import { sql } from '../sql/fragment.js';
+import { findUserBy, USER_TABLE } from '../users/user-store.js';
+import { emailOf, mailerOf, sendLinkMail } from './link-mail.js';
+import { consumeMailToken, retireMailTokens } from './mail-tokens.js';
+/**
+ * Starts the verification of a user's (new) email address: issues a single-use link and mails it
+ * after the current request. Without an SMTP server nothing is sent (the state is still false;
+ * `requestEmailVerify` then answers 503, which tells the operator).
+ */
+export async function startEmailVerification(app, user) {
+    const mailer = app.mailer;
+    if (!mailer)
+        return;
+    mailer.later('verification mail', user.objectId, async () => {
+        await sendLinkMail(app, mailer, 'verifyEmail', user);
+    });
+}
+/**
+ * POST /1.1/requestEmailVerify {email}: resends the link to an unverified address. The answer is
+ * `{}` for an unknown or already verified address too, so it tells nobody which addresses have
+ * accounts (decision in docs/email-and-sms.md).
+ */
+export async function requestEmailVerify(app, body) {
+    const email = emailOf(body);
+    const mailer = mailerOf(app);
+    mailer.later('verification mail', undefined, async () => {
+        const row = await findUserBy(app.db, 'email', email);
+        if (!row || row.data.emailVerified === true)
+            return;
+        const username = typeof row.data.username === 'string' ? row.data.username : undefined;
+        await sendLinkMail(app, mailer, 'verifyEmail', { objectId: row.objectId, email, username });
+    });
+    return {};
+}
+/** The outcome of following a verification link: the verified address, or undefined. */
+export async function verifyEmail(app, token) {
+    const now = nowOf(app);
+    return app.db.transaction(async (tx) => {
+        const owner = await consumeMailToken(tx, 'verifyEmail', token, now);
+        if (!owner)
+            return undefined;
+        // Only while the user still has the address the link was sent to.
+        const rows = await tx.query(sql `UPDATE ${USER_TABLE}
+      SET data = data || '{"emailVerified": true}'::jsonb, "updatedAt" = ${now.toISOString()}::timestamptz
+      WHERE "objectId" = ${owner.userId} AND data->>'email' = ${owner.email} RETURNING "objectId"`);
+        if (!rows.length)
+            return undefined;
+        await retireMailTokens(tx, 'verifyEmail', owner.userId, now);
+        return { email: owner.email };
+    });
+}
+//# sourceMappingURL=email-verification.js.map

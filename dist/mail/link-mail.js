@@ -1,0 +1,44 @@
+import { nowOf } from '../app-context.js';
+import { ApiError } from '../errors/api-error.js';
+import { isPlainObject } from '../objects/decode-value.js';
+import { isValidEmail } from '../users/user-fields.js';
+import { fill, oneLine, textsOf } from './mail-texts.js';
+import { issueMailToken } from './mail-tokens.js';
+/** Path of the page behind each kind of link (served by src/http/routes/pages.ts). */
+export const LINK_PATHS = {
+    verifyEmail: '/larder/verify-email',
+    resetPassword: '/larder/reset-password',
+};
+/** The `email` of a request body: 204 when missing, 125 when not an email address. */
+export function emailOf(body) {
+    if (!isPlainObject(body))
+        throw new ApiError('invalidJson');
+    const email = body.email;
+    if (email === undefined || email === null || email === '')
+        throw new ApiError('emailMissing');
+    if (typeof email !== 'string' || !isValidEmail(email))
+        throw new ApiError('invalidEmail');
+    return email;
+}
+/** The app's mailer, or 503 when no SMTP server is configured. */
+export function mailerOf(app) {
+    if (!app.mailer)
+        throw new ApiError('mailNotConfigured', 'Sending email is not configured on this server (LARDER_SMTP_URL).');
+    return app.mailer;
+}
+/**
+ * Issues a token and mails its link. Sends nothing when the user is over the mail limit of this
+ * kind (mail-tokens.ts). Rejects when the SMTP server refuses the mail.
+ */
+export async function sendLinkMail(app, mailer, kind, user) {
+    const token = await issueMailToken(app.db, kind, { userId: user.objectId, email: user.email }, nowOf(app));
+    if (!token)
+        return false;
+    const texts = textsOf(app);
+    const values = { username: user.username ?? user.email, email: user.email, link: `${mailer.linkBaseUrl}${LINK_PATHS[kind]}?token=${token}` };
+    const subject = kind === 'verifyEmail' ? texts.verifyEmailSubject : texts.resetPasswordSubject;
+    const body = kind === 'verifyEmail' ? texts.verifyEmailBody : texts.resetPasswordBody;
+    await mailer.send({ to: user.email, subject: oneLine(fill(subject, texts.appName, values)), text: fill(body, texts.appName, values) });
+    return true;
+}
+//# sourceMappingURL=link-mail.js.map

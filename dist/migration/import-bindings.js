@@ -1,0 +1,38 @@
+/**
+ * The platform bindings (`_larder_auth_bindings`) of an imported user's authData. Sign-up
+ * validates authData strictly (src/users/auth-data.ts: an access_token is required, and so on);
+ * exported rows hold whatever the platform stored back then (expired or missing tokens), so here
+ * only the account id is needed: the binding is what makes a later authData login find the user.
+ * Union entries are stored under `_<platform>_unionid: {uid}` and bind under that key.
+ */
+import { isPlainObject } from '../objects/decode-value.js';
+import { ANONYMOUS, MAX_UID_LENGTH } from '../users/auth-data.js';
+const PLATFORM = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const UNION_KEY = /^_[A-Za-z][A-Za-z0-9_]{0,63}_unionid$/;
+function idOf(platform, entry) {
+    const v = platform === ANONYMOUS ? entry.id : entry.uid !== undefined ? entry.uid : entry.openid;
+    return typeof v === 'string' && v !== '' && v.length <= MAX_UID_LENGTH ? v : undefined;
+}
+/** The bindings an authData document implies; entries without a usable id bind nothing. */
+export function importBindings(authData) {
+    if (!isPlainObject(authData))
+        return [];
+    const out = [];
+    for (const [key, entry] of Object.entries(authData)) {
+        if (!isPlainObject(entry))
+            continue;
+        if (UNION_KEY.test(key)) {
+            const uid = entry.uid;
+            if (typeof uid === 'string' && uid !== '' && uid.length <= MAX_UID_LENGTH)
+                out.push({ platform: key, uid });
+            continue;
+        }
+        if (!PLATFORM.test(key))
+            continue;
+        const uid = idOf(key, entry);
+        if (uid !== undefined)
+            out.push({ platform: key, uid });
+    }
+    return out;
+}
+//# sourceMappingURL=import-bindings.js.map

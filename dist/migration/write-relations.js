@@ -1,0 +1,74 @@
+/**
+ * Relation membership of migrated data: rows `{owningId, relatedId}` of one (owning class,
+ * column, target class), as LeanCloud's import takes them and as Parse-style `_Join:<column>:
+ * <owning class>` files hold them (leancloud-export-format §5). Stored in the one join table
+ * `_larder_relations`, exactly as AddRelation does (src/objects/relation-rows.ts), so
+ * `$relatedTo`, role membership and role inheritance read them with no difference. Idempotent:
+ * a pair already present is left alone.
+ */
+import { ApiError } from '../errors/api-error.js';
+import { isClassName, isPlainObject } from '../objects/decode-value.js';
+import { isValidObjectId } from '../objects/object-id.js';
+import { checkFieldName } from '../objects/parse-write.js';
+import { checkClassName } from '../schema/names.js';
+import { ident, jsonKey, sql } from '../sql/fragment.js';
+/** Pairs per INSERT statement. */
+const RELATION_BATCH = 1000;
+/** Registers `column` as Relation<targetClass> on the owning class (111 if it has another type). */
+async function lockRelationField(target, owningClass, column, targetClass) {
+    const schema = await target.db.transaction(async (tx) => {
+        await target.classes.ensureClass(tx, owningClass);
+        return target.classes.lockFields(tx, owningClass, { [column]: { type: 'Relation', className: targetClass } });
+    });
+    target.classes.publish(schema);
+}
+/**
+ * Puts the relation marker `{__type:"Relation", className}` on owning rows that have members
+ * but no marker yet, so reads show the column as the original service does. Runs again at the
+ * end of an import: owning rows may arrive after their relation file.
+ */
+export async function markRelationOwners(target, owningClass, column, targetClass) {
+    const marker = JSON.stringify({ [column]: { __type: 'Relation', className: targetClass } });
+    await target.db.query(sql `UPDATE ${ident(owningClass)} SET data = data || ${marker}::jsonb
+    WHERE data->${jsonKey(column)} IS NULL AND "objectId" IN (SELECT owner_id FROM _larder_relations
+      WHERE owner_class = ${owningClass} AND key = ${column} AND target_class = ${targetClass})`);
+}
+/**
+ * Adds relation pairs (objects `{owningId, relatedId}`; anything else in a pair is ignored).
+ * Bad class or column names throw an ApiError (the whole set is unusable); a pair with a
+ * missing or bad id is skipped with its index. The owning objects need not exist yet; owners
+ * that do get the relation marker unless `markOwners` is false.
+ */
+export async function writeRelations(target, owningClass, column, targetClass, pairs, opts = {}) {
+    checkClassName(owningClass);
+    checkFieldName(column);
+    if (!isClassName(targetClass))
+        throw new ApiError('invalidClassName', `Invalid relation target class '${String(targetClass).slice(0, 80)}'.`);
+    const skipped = [];
+    const owners = [];
+    const related = [];
+    pairs.forEach((p, index) => {
+        const owningId = isPlainObject(p) ? p.owningId : undefined;
+        const relatedId = isPlainObject(p) ? p.relatedId : undefined;
+        if (typeof owningId !== 'string' || !isValidObjectId(owningId) || typeof relatedId !== 'string' || !isValidObjectId(relatedId)) {
+            skipped.push({ index, reason: 'a relation row must be {"owningId": "<objectId>", "relatedId": "<objectId>"}' });
+            return;
+        }
+        owners.push(owningId);
+        related.push(relatedId);
+    });
+    await lockRelationField(target, owningClass, column, targetClass);
+    let added = 0;
+    for (let i = 0; i < owners.length; i += RELATION_BATCH) {
+        const rows = await target.db.query(sql `INSERT INTO _larder_relations (owner_class, owner_id, key, target_class, target_id)
+      SELECT ${owningClass}, o, ${column}, ${targetClass}, r
+      FROM unnest(${owners.slice(i, i + RELATION_BATCH)}::text[], ${related.slice(i, i + RELATION_BATCH)}::text[]) AS p(o, r)
+      ON CONFLICT DO NOTHING RETURNING 1 AS n`);
+        added += rows.length;
+    }
+    // Bulk imports mark owners once at the end instead (markOwners: false): owners may come later.
+    if (added && opts.markOwners !== false)
+        await markRelationOwners(target, owningClass, column, targetClass);
+    return { received: pairs.length, added, skipped };
+}
+//# sourceMappingURL=write-relations.js.map

@@ -1,0 +1,38 @@
+import { ApiError } from '../../../errors/api-error.js';
+import { requireUsers } from './friend-guard.js';
+import { checkLimit, deleteRow, findRow, upsertRow } from './friend-rows.js';
+import { BLOCKLIST } from './friend-tables.js';
+import { friendTransaction } from './friend-tx.js';
+import { unfollowIn } from './follow.js';
+import { MAX_BLOCKED } from './limits.js';
+/**
+ * Puts `b` on `a`'s block list (`_FriendBlocklist {user: a, blockedUser: b}`). The row is
+ * readable by `a` only whatever friendshipACL says: a block list is nobody else's business.
+ * In the follow model blocking also ends the follows between the two, both ways (TDS
+ * behaviour); in the mutual model the friendship stays but is hidden from `a`'s friend lists
+ * and from presence notifications until unblocked. Blocking twice is not an error.
+ */
+export async function block(ctx, a, b) {
+    if (a === b)
+        throw new ApiError('badRequest', 'A user cannot block itself.');
+    return friendTransaction(ctx.app, [a, b], async (ft) => {
+        await requireUsers(ft.tx, [b]);
+        const existing = await findRow(ft, { cls: BLOCKLIST, owner: a, other: b });
+        if (existing)
+            return existing;
+        await checkLimit(ft, BLOCKLIST, a, MAX_BLOCKED, 'blocked users');
+        const row = await upsertRow(ft, { cls: BLOCKLIST, owner: a, other: b, fields: {}, fieldTypes: {}, attrs: { data: {}, types: {} }, acl: { [a]: { read: true, write: true } } }, 'keep');
+        if (ctx.app.settings.friendModel === 'follow') {
+            await unfollowIn(ft, a, b);
+            await unfollowIn(ft, b, a);
+        }
+        return row.row;
+    });
+}
+/** Takes `b` off `a`'s block list; 221 when it was not on it. */
+export async function unblock(ctx, a, b) {
+    const had = await friendTransaction(ctx.app, [a, b], (ft) => deleteRow(ft, { cls: BLOCKLIST, owner: a, other: b }));
+    if (!had)
+        throw new ApiError('friendshipNotFound', `User ${b} is not on the block list.`);
+}
+//# sourceMappingURL=block-list.js.map

@@ -1,0 +1,26 @@
+import { ApiError } from '../../../errors/api-error.js';
+import { sql } from '../../../sql/fragment.js';
+import { pointerId } from './friend-tables.js';
+/** True when `blocker` has `blocked` on its block list. */
+export async function hasBlocked(q, blocker, blocked) {
+    const rows = await q.query(sql `SELECT 1 AS one FROM "_FriendBlocklist"
+    WHERE ${pointerId('user')} = ${blocker} AND ${pointerId('blockedUser')} = ${blocked} LIMIT 1`);
+    return rows.length > 0;
+}
+/**
+ * Refuses a friend request or follow between users where either blocked the other. The
+ * message does not say who blocked whom beyond what the caller already knows: a blocked user
+ * learns only that it cannot reach the other.
+ */
+export async function refuseIfBlocked(q, actor, target) {
+    if (await hasBlocked(q, actor, target))
+        throw new ApiError('forbidden', 'You blocked this user; unblock it first.');
+    if (await hasBlocked(q, target, actor))
+        throw new ApiError('forbidden', 'This user does not accept friend requests or follows from you.');
+}
+/** The ids a user blocked (at most MAX_BLOCKED), for filtering friend lists. */
+export async function blockedIds(q, blocker) {
+    const rows = await q.query(sql `SELECT ${pointerId('blockedUser')} AS id FROM "_FriendBlocklist" WHERE ${pointerId('user')} = ${blocker}`);
+    return rows.map((r) => r.id);
+}
+//# sourceMappingURL=block-rules.js.map

@@ -1,0 +1,29 @@
+/**
+ * The ACL of a friendship row owned by `owner` about `other` (§7.1, console option
+ * friendshipACL). The owner always reads and writes its row; shared adds read for the other
+ * user, public adds read for everyone, private adds nothing.
+ */
+export function friendshipAcl(mode, owner, other) {
+    const own = { read: true, write: true };
+    if (mode === 'public')
+        return { '*': { read: true }, [owner]: own };
+    if (mode === 'private')
+        return { [owner]: own };
+    return { [owner]: own, [other]: { read: true } };
+}
+/**
+ * The ACL of a friend request. The target must see the requests sent to it whatever the
+ * option says (it has to answer them), so "private" still lets the target read; only the
+ * requester writes (it may withdraw the request with DELETE /1.1/classes/_FriendshipRequest/<id>).
+ */
+export function requestAcl(mode, requester, target) {
+    const base = { [requester]: { read: true, write: true }, [target]: { read: true } };
+    return mode === 'public' ? { '*': { read: true }, ...base } : base;
+}
+/** rperm/wperm for a stored row, kept sorted like objects/acl.ts does. */
+export function permsOfAcl(acl) {
+    const rperm = Object.entries(acl).filter(([, e]) => e.read).map(([k]) => k).sort();
+    const wperm = Object.entries(acl).filter(([, e]) => e.write).map(([k]) => k).sort();
+    return { rperm, wperm };
+}
+//# sourceMappingURL=friend-acl.js.map

@@ -1,0 +1,155 @@
+import { ApiError } from '../../../errors/api-error.js';
+import { isPlainObject } from '../../../objects/decode-value.js';
+import { parseFindQuery } from '../../../http/find-params.js';
+import { ok } from '../../../http/route.js';
+import { block, unblock } from './block-list.js';
+import { attrsOfBody } from './friend-attrs.js';
+import { followsApply, friendCaller, pathUser, sessionUser, storageFollowCaller, targetId, userPointer } from './friend-guard.js';
+import { followers, followees, followersAndFollowees, friendsOf, mutualFollowees } from './friend-queries.js';
+import { BLOCKLIST } from './friend-tables.js';
+import { findObjects } from '../../../objects/find-objects.js';
+import { follow, unfollow } from './follow.js';
+import { deleteFriend, updateFriendship } from './friendship-update.js';
+import { parseListParams } from './list-params.js';
+import { applyFriendship, answerFriendship } from './mutual-requests.js';
+import { listPage } from './tds-lists.js';
+/** The acting user named by the path (`self` or an id; others only with the master key). */
+async function actor(req, need) {
+    return pathUser(await friendCaller(req.ctx, need), req.params.userId);
+}
+/**
+ * The gate of `/1.1/users/<id>/friendship/<target>` writes shared by both models: in the mutual
+ * model the friends service's; otherwise the storage follow API's, which needs no switch.
+ */
+function sharedCaller(ctx) {
+    return followsApply(ctx.app) ? storageFollowCaller(ctx) : friendCaller(ctx, 'any');
+}
+/** The user whose lists a read names: anyone (rows stay ACL-filtered), `self` for the caller. */
+async function listOwner(req) {
+    const caller = await storageFollowCaller(req.ctx);
+    return req.params.userId === 'self' ? sessionUser(caller) : targetId(req.params.userId);
+}
+/** The TDS endpoints' body `{objectId}`. */
+function bodyTarget(body) {
+    if (!isPlainObject(body))
+        throw new ApiError('invalidJson', 'The body must be {"objectId": "<user id>"}.');
+    return targetId(body.objectId);
+}
+/** The answer of the TDS write endpoints (the SDK reads syncCode and message). */
+function handled(message) {
+    return ok({ syncCode: 0, message });
+}
+async function tdsUser(ctx, need) {
+    return sessionUser(await friendCaller(ctx, need));
+}
+function listRoute(path, kind, need) {
+    return { method: 'GET', path, handler: async (req) => ok(await listPage(req.ctx, await tdsUser(req.ctx, need), kind, parseListParams(req.query))) };
+}
+const mutualRoutes = [
+    { method: 'POST', path: '/1.1/users/friendshipRequests', handler: async (req) => ok(await applyFriendship(req.ctx, req.body), 201) },
+    { method: 'PUT', path: '/1.1/users/friendshipRequests/:requestId/accept', handler: async (req) => ok(await answerFriendship(req.ctx, req.params.requestId, 'accept', req.body)) },
+    { method: 'PUT', path: '/1.1/users/friendshipRequests/:requestId/decline', handler: async (req) => ok(await answerFriendship(req.ctx, req.params.requestId, 'decline', req.body)) },
+    {
+        method: 'GET',
+        path: '/1.1/users/self/friends',
+        handler: async (req) => ok(await friendsOf(req.ctx, await tdsUser(req.ctx, 'mutual'), parseFindQuery(req.query))),
+    },
+    listRoute('/friend/v2/friends-list', 'friends', 'mutual'),
+];
+const sharedRoutes = [
+    {
+        method: 'PUT',
+        path: '/1.1/users/:userId/friendship/:targetId',
+        handler: async (req) => ok(await updateFriendship(req.ctx, pathUser(await sharedCaller(req.ctx), req.params.userId), targetId(req.params.targetId), attrsOfBody(req.body))),
+    },
+    {
+        method: 'DELETE',
+        path: '/1.1/users/:userId/friendship/:targetId',
+        handler: async (req) => {
+            const a = pathUser(await sharedCaller(req.ctx), req.params.userId);
+            const b = targetId(req.params.targetId);
+            if (!followsApply(req.ctx.app))
+                await deleteFriend(req.ctx, a, b);
+            else
+                await unfollow(req.ctx, a, b);
+            return ok({});
+        },
+    },
+    {
+        method: 'POST',
+        path: '/1.1/users/self/friendBlocklist/:objectId',
+        handler: async (req) => ok(await block(req.ctx, await tdsUser(req.ctx, 'any'), targetId(req.params.objectId))),
+    },
+    {
+        method: 'DELETE',
+        path: '/1.1/users/self/friendBlocklist/:objectId',
+        handler: async (req) => {
+            await unblock(req.ctx, await tdsUser(req.ctx, 'any'), targetId(req.params.objectId));
+            return ok({});
+        },
+    },
+    {
+        method: 'GET',
+        path: '/1.1/users/self/friendBlocklist',
+        handler: async (req) => {
+            const me = await tdsUser(req.ctx, 'any');
+            const q = parseFindQuery(req.query);
+            const mine = { user: userPointer(me) };
+            return ok(await findObjects(req.ctx, BLOCKLIST, { ...q, where: q.where === undefined ? mine : { $and: [q.where, mine] } }));
+        },
+    },
+    {
+        method: 'POST',
+        path: '/friend/v2/block',
+        handler: async (req) => {
+            await block(req.ctx, await tdsUser(req.ctx, 'any'), bodyTarget(req.body));
+            return handled('blocked');
+        },
+    },
+    {
+        method: 'POST',
+        path: '/friend/v2/unblock',
+        handler: async (req) => {
+            await unblock(req.ctx, await tdsUser(req.ctx, 'any'), bodyTarget(req.body));
+            return handled('unblocked');
+        },
+    },
+    listRoute('/friend/v2/block-list', 'block', 'any'),
+];
+const followRoutes = [
+    {
+        method: 'POST',
+        path: '/1.1/users/:userId/friendship/:targetId',
+        handler: async (req) => ok(await follow(req.ctx, pathUser(await storageFollowCaller(req.ctx), req.params.userId), targetId(req.params.targetId), attrsOfBody(req.body))),
+    },
+    { method: 'GET', path: '/1.1/users/:userId/followers', handler: async (req) => ok(await followers(req.ctx, await listOwner(req), parseFindQuery(req.query))) },
+    { method: 'GET', path: '/1.1/users/:userId/followees', handler: async (req) => ok(await followees(req.ctx, await listOwner(req), parseFindQuery(req.query))) },
+    {
+        method: 'GET',
+        path: '/1.1/users/:userId/followersAndFollowees',
+        handler: async (req) => ok(await followersAndFollowees(req.ctx, await listOwner(req), parseFindQuery(req.query))),
+    },
+    { method: 'GET', path: '/1.1/users/:userId/mutualFollowees', handler: async (req) => ok(await mutualFollowees(req.ctx, await listOwner(req), parseFindQuery(req.query))) },
+    {
+        method: 'POST',
+        path: '/friend/v2/follow',
+        handler: async (req) => {
+            await follow(req.ctx, await tdsUser(req.ctx, 'follow'), bodyTarget(req.body), attrsOfBody(isPlainObject(req.body) ? req.body.attrs : undefined));
+            return handled('followed');
+        },
+    },
+    {
+        method: 'POST',
+        path: '/friend/v2/unfollow',
+        handler: async (req) => {
+            await unfollow(req.ctx, await tdsUser(req.ctx, 'follow'), bodyTarget(req.body));
+            return handled('unfollowed');
+        },
+    },
+    listRoute('/friend/v2/follow-list', 'follow', 'follow'),
+    listRoute('/friend/v2/fans-list', 'fans', 'follow'),
+    listRoute('/friend/v2/mutual-list', 'mutual', 'follow'),
+];
+/** Friend-model endpoints (mutual and follow). */
+export const friendshipRoutes = [...mutualRoutes, ...sharedRoutes, ...followRoutes];
+//# sourceMappingURL=routes.js.map

@@ -1,0 +1,26 @@
+import { ApiError } from '../../../errors/api-error.js';
+import { requireFriendsEnabled } from '../friends-enabled.js';
+/**
+ * The common gate of presence endpoints: the service must be on, and a client (not the master
+ * key) must send X-LC-Session (400 "Missing request header" as the spec says) naming a live
+ * session (401 otherwise). With `needUser`, even the master key must name a user.
+ */
+export async function friendsCaller(req, needUser) {
+    requireFriendsEnabled(req.ctx.app);
+    if (!req.ctx.sessionToken) {
+        if (req.ctx.master && !needUser)
+            return { master: true };
+        throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Session.');
+    }
+    const p = await req.ctx.principal();
+    if (!p.userId)
+        throw new ApiError('unauthorized', 'Invalid session token (X-LC-Session).');
+    return { master: req.ctx.master, userId: p.userId };
+}
+/** Management endpoints: the service must be on and the caller must use the master key. */
+export function requireFriendsMaster(req) {
+    requireFriendsEnabled(req.ctx.app);
+    if (!req.ctx.master)
+        throw new ApiError('masterKeyRequired', 'Rich presence configuration needs the master key (X-LC-Key: <master key>,master).');
+}
+//# sourceMappingURL=friends-caller.js.map

@@ -1,0 +1,212 @@
+/**
+ * Validates one incoming field value and returns its stored form. Typed values (`__type`) are
+ * normalised so that stored documents have one shape per type: equality (AddUnique, Remove,
+ * queries) then works on plain jsonb equality.
+ */
+import { ApiError } from '../errors/api-error.js';
+/** Deepest nesting of arrays/objects inside one field value; deeper is rejected (107). */
+export const MAX_VALUE_DEPTH = 32;
+/** Class names a Pointer/Relation may name: letters, digits, underscore (built-ins start with `_`). */
+const CLASS_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const MAX_OBJECT_ID_LENGTH = 128;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// jsonb rejects NUL and unpaired surrogates; catching them here gives a 107 instead of a 500.
+const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Keys that would reach Object.prototype if some later code assigned them naively. */
+export const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * The one key that an assignment (`out[key] = v`) turns into a prototype change. Field and
+ * nested key names such as `constructor` or `toString` are ordinary data (issue 12): every
+ * lookup keyed by them is an own-property lookup, so only `__proto__` is refused.
+ */
+export const PROTO_KEY = '__proto__';
+/** True for `{}`-style objects (what JSON.parse makes); false for arrays, null, class instances. */
+export function isPlainObject(v) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+        return false;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+}
+/** True when `name` is a syntactically valid class name (for Pointer/Relation targets). */
+export function isClassName(name) {
+    return typeof name === 'string' && CLASS_NAME.test(name);
+}
+/** Rejects text PostgreSQL's jsonb cannot hold (NUL, unpaired UTF-16 surrogates). */
+export function checkText(text, field) {
+    if (BAD_TEXT.test(text)) {
+        throw new ApiError('invalidJson', `Invalid text in '${field}': NUL characters and unpaired surrogates are not allowed.`);
+    }
+}
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/**
+ * Parses an ISO 8601 date strictly (V8's Date.parse accepts Feb 30 and local-time forms) and
+ * returns it as `YYYY-MM-DDTHH:MM:SS.MMMZ`. A missing zone means UTC, as LeanCloud dates are UTC.
+ */
+export function normalizeIso(iso) {
+    const m = ISO.exec(iso);
+    if (!m)
+        return undefined;
+    const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone = 'Z'] = m;
+    const year = Number(y), month = Number(mo), day = Number(d);
+    const hour = Number(h), minute = Number(mi), second = Number(s);
+    if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    if (day < 1 || day > new Date(Date.UTC(2000, month, 0)).getUTCDate())
+        return undefined;
+    if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)))
+        return undefined;
+    let offsetMin = 0;
+    if (zone !== 'Z') {
+        const digits = zone.slice(1).replace(':', '');
+        const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
+        if (oh > 23 || om > 59)
+            return undefined;
+        offsetMin = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+    }
+    const date = new Date(0);
+    // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    date.setUTCHours(hour, minute - offsetMin, second, Number(frac.padEnd(3, '0').slice(0, 3)));
+    const out = date.toISOString();
+    return /^\d{4}-/.test(out) ? out : undefined; // the zone pushed it outside years 0000-9999
+}
+function decodeTyped(type, v, ctx, topLevel) {
+    switch (type) {
+        case 'Date': {
+            const iso = typeof v.iso === 'string' ? normalizeIso(v.iso) : undefined;
+            if (!iso)
+                throw new ApiError('incorrectType', `Invalid Date in '${ctx.field}': expected {"__type":"Date","iso":"YYYY-MM-DDTHH:MM:SS.MMMZ"}.`);
+            return { __type: 'Date', iso };
+        }
+        case 'Bytes': {
+            if (typeof v.base64 !== 'string' || !BASE64.test(v.base64)) {
+                throw new ApiError('incorrectType', `Invalid Bytes in '${ctx.field}': base64 must be standard base64 without whitespace.`);
+            }
+            return { __type: 'Bytes', base64: v.base64 };
+        }
+        case 'Pointer':
+            return decodePointer(v, ctx.field);
+        case 'GeoPoint': {
+            const { latitude, longitude } = v;
+            if (typeof latitude !== 'number' || typeof longitude !== 'number' || !Number.isFinite(latitude) || !Number.isFinite(longitude)
+                || latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
+                throw new ApiError('invalidGeoPoint', `Invalid GeoPoint in '${ctx.field}': latitude must be in [-90, 90] and longitude in [-180, 180].`);
+            }
+            return { __type: 'GeoPoint', latitude, longitude };
+        }
+        case 'File': {
+            // SDKs send the whole file object (objectId, url, name...); only the reference is stored.
+            const id = typeof v.id === 'string' ? v.id : v.objectId;
+            if (typeof id !== 'string' || id.length === 0 || id.length > MAX_OBJECT_ID_LENGTH) {
+                throw new ApiError('incorrectType', `Invalid File in '${ctx.field}': expected {"__type":"File","id":"<_File objectId>"} of a saved file.`);
+            }
+            checkText(id, ctx.field);
+            return { __type: 'File', id };
+        }
+        case 'Relation': {
+            if (!topLevel)
+                throw new ApiError('incorrectType', `A Relation can only be the value of a top-level field, not inside '${ctx.field}'.`);
+            if (!isClassName(v.className))
+                throw new ApiError('invalidRelation', `Invalid Relation in '${ctx.field}': className must be a class name.`);
+            return { __type: 'Relation', className: v.className };
+        }
+        default:
+            throw new ApiError('incorrectType', `Unknown __type ${JSON.stringify(type).slice(0, 64)} in '${ctx.field}'; __type is reserved for Date, Bytes, Pointer, GeoPoint, File and Relation.`);
+    }
+}
+/** Validates a Pointer (106) and returns exactly `{__type, className, objectId}`. */
+export function decodePointer(v, field) {
+    const { className, objectId } = v;
+    if (!isClassName(className) || typeof objectId !== 'string' || objectId.length === 0 || objectId.length > MAX_OBJECT_ID_LENGTH) {
+        throw new ApiError('invalidPointer', `Malformed pointer in '${field}': expected {"__type":"Pointer","className":"<Class>","objectId":"<id>"}.`);
+    }
+    checkText(objectId, field);
+    return { __type: 'Pointer', className, objectId };
+}
+function decodeObject(v, ctx, depth) {
+    const out = {};
+    for (const key of Object.keys(v)) {
+        if (key.includes('$') || key.includes('.')) {
+            throw new ApiError('invalidNestedKey', `Invalid key ${JSON.stringify(key)} inside '${ctx.field}': keys in nested objects may not include '$' or '.'.`);
+        }
+        if (key === PROTO_KEY) {
+            throw new ApiError('invalidNestedKey', `Invalid key ${JSON.stringify(key)} inside '${ctx.field}': this name is reserved.`);
+        }
+        if (key === '__op') {
+            throw new ApiError('incorrectType', `Operations (__op) are only allowed as the value of a field, not inside '${ctx.field}'.`);
+        }
+        checkText(key, ctx.field);
+        out[key] = decode(v[key], ctx, depth + 1, false);
+    }
+    return out;
+}
+function decode(v, ctx, depth, topLevel) {
+    if (v === null || typeof v === 'boolean')
+        return v;
+    if (typeof v === 'string') {
+        checkText(v, ctx.field);
+        return v;
+    }
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            throw new ApiError('incorrectType', `Invalid number in '${ctx.field}': numbers must be finite.`);
+        return v;
+    }
+    if (depth >= MAX_VALUE_DEPTH) {
+        throw new ApiError('invalidJson', `The value of '${ctx.field}' is nested too deeply (more than ${MAX_VALUE_DEPTH} levels).`);
+    }
+    if (Array.isArray(v))
+        return v.map((item) => decode(item, ctx, depth + 1, false));
+    if (isPlainObject(v)) {
+        if (Object.hasOwn(v, '__type')) {
+            if (typeof v.__type !== 'string')
+                throw new ApiError('incorrectType', `Invalid __type in '${ctx.field}': __type is reserved.`);
+            return decodeTyped(v.__type, v, ctx, topLevel);
+        }
+        return decodeObject(v, ctx, depth);
+    }
+    throw new ApiError('invalidJson', `Unsupported value in '${ctx.field}': only JSON values are accepted.`);
+}
+/**
+ * Validates a field's incoming value and returns its stored form (a fresh copy). `field` names
+ * the field in error messages; `nested` is true for values below a field (array elements,
+ * dotted paths), where a Relation marker makes no sense.
+ */
+export function decodeValue(value, field, nested = false) {
+    return decode(value, { field }, 0, !nested);
+}
+/** The schema type a stored value implies; null implies none (null does not lock a type). */
+export function fieldTypeOf(stored) {
+    if (stored === null || stored === undefined)
+        return undefined;
+    switch (typeof stored) {
+        case 'string':
+            return { type: 'String' };
+        case 'number':
+            return { type: 'Number' };
+        case 'boolean':
+            return { type: 'Boolean' };
+        default:
+    }
+    if (Array.isArray(stored))
+        return { type: 'Array' };
+    if (!isPlainObject(stored))
+        return undefined;
+    switch (stored.__type) {
+        case 'Date':
+            return { type: 'Date' };
+        case 'Bytes':
+            return { type: 'Bytes' };
+        case 'GeoPoint':
+            return { type: 'GeoPoint' };
+        case 'File':
+            return { type: 'File' };
+        case 'Pointer':
+            return { type: 'Pointer', className: String(stored.className) };
+        case 'Relation':
+            return { type: 'Relation', className: String(stored.className) };
+        default:
+            return { type: 'Object' };
+    }
+}
+//# sourceMappingURL=decode-value.js.map

@@ -1,0 +1,234 @@
+/**
+ * Compiles the value conditions (equality, comparisons, `$in`/`$nin`, `$all`, `$size`,
+ * `$exists`, `$regex`) for each kind of field target. Typed scalar fields compile to their index
+ * expression compared with a typed parameter (`expr = ANY($1::numeric[])`, no per-row function);
+ * a value of another type than the field's can never match and compiles to FALSE, as in the
+ * original service. Negations (`$ne`, `$nin`) are `IS NOT TRUE` of the positive form, so missing
+ * fields match them.
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { ident, jsonKey, sql } from '../../sql/fragment.js';
+import { valueToJson } from '../ast.js';
+import { columnForOrder, jsonPath, scalarExpr } from './field-expr.js';
+import { anyElement, anyValue, compareSql, FALSE, isContainable, isNullJson, jsonEquals, jsonParam, jsonRegex, jsonScalarCompare, jsonSet, TRUE, } from './json-predicates.js';
+/** Value types that have an order; the rest never match $lt and friends. */
+const ORDERED_TYPES = new Set(['number', 'boolean', 'string', 'date']);
+/** The typed parameter a value becomes for a scalar field, or undefined on a type mismatch. */
+function scalarParam(type, value) {
+    if (type === 'String' && value.type === 'string')
+        return sql `${value.value}`;
+    if (type === 'Number' && value.type === 'number')
+        return sql `${value.value}::numeric`;
+    if (type === 'Boolean' && value.type === 'boolean')
+        return sql `${value.value}::boolean`;
+    if (type === 'Date' && value.type === 'date')
+        return sql `${value.iso}`;
+    return undefined;
+}
+/** The jsonb value of a data field target (anything but a column). */
+function valueOf(target) {
+    return target.kind === 'json' ? jsonPath(target.path) : jsonPath([target.name]);
+}
+/** Pointer equality on a Pointer field: by objectId (indexed), className checked when unknown. */
+function pointerEquals(target, value) {
+    if (value.type !== 'pointer')
+        return FALSE;
+    if (target.className !== undefined && target.className !== value.className)
+        return FALSE;
+    const expr = sql `${scalarExpr(target.name, 'Pointer')} = ${value.objectId}`;
+    if (target.className !== undefined)
+        return expr;
+    return sql `(${expr} AND (data->${jsonKey(target.name)}->>'className') = ${value.className})`;
+}
+/**
+ * Equality with the array rule through the `data` document: `data @> {"a":{"b":x}}` (also
+ * `[x]`) is the same test as on the value but can use a GIN index on `data`. Paths with
+ * numeric segments address array positions, which containment cannot express.
+ */
+function dataContains(path, value) {
+    if (!isContainable(value) || path.some((s) => /^\d+$/.test(s)))
+        return jsonEquals(jsonPath(path), value);
+    const nest = (leaf) => path.reduceRight((inner, key) => Object.defineProperty({}, key, { value: inner, enumerable: true }), leaf);
+    const json = valueToJson(value);
+    return sql `(data @> ${jsonParam(nest(json))} OR data @> ${jsonParam(nest([json]))})`;
+}
+/** `{field: value}`. */
+export function compileEquals(target, value) {
+    switch (target.kind) {
+        case 'column':
+            if (target.name === 'objectId')
+                return value.type === 'string' ? sql `"objectId" = ${value.value}` : FALSE;
+            return value.type === 'date' ? sql `${ident(target.name)} = ${value.iso}::timestamptz` : FALSE;
+        case 'scalar': {
+            if (value.type === 'null')
+                return isNullJson(valueOf(target));
+            if (target.type === 'Pointer')
+                return pointerEquals(target, value);
+            const param = scalarParam(target.type, value);
+            return param ? sql `${scalarExpr(target.name, target.type)} = ${param}` : FALSE;
+        }
+        case 'array': {
+            // The type lock guarantees an array: "contains" is one GIN-indexable containment.
+            if (!isContainable(value))
+                return jsonEquals(valueOf(target), value);
+            return sql `${valueOf(target)} @> ${jsonParam([valueToJson(value)])}`;
+        }
+        case 'json':
+            return dataContains(target.path, value);
+        case 'relation':
+            throw new Error('relation targets are compiled by compile-relation.ts');
+    }
+}
+/** `$lt $lte $gt $gte`. */
+export function compileOrdering(target, op, value) {
+    switch (target.kind) {
+        case 'column':
+            if (target.name === 'objectId')
+                return value.type === 'string' ? compareSql(op, columnForOrder('objectId'), sql `${value.value}`) : FALSE;
+            return value.type === 'date' ? compareSql(op, ident(target.name), sql `${value.iso}::timestamptz`) : FALSE;
+        case 'scalar': {
+            const param = target.type === 'Pointer' ? undefined : scalarParam(target.type, value);
+            return param ? compareSql(op, scalarExpr(target.name, target.type), param) : FALSE;
+        }
+        case 'array':
+        case 'json': {
+            if (!ORDERED_TYPES.has(value.type))
+                return FALSE;
+            return anyValue(valueOf(target), (x) => jsonScalarCompare(x, op, value) ?? FALSE);
+        }
+        case 'relation':
+            throw unsupported('comparisons', target.name);
+    }
+}
+/** `$in` (the caller negates for `$nin`). */
+export function compileIn(target, values) {
+    const hasNull = values.some((v) => v.type === 'null');
+    switch (target.kind) {
+        case 'column': {
+            if (target.name === 'objectId') {
+                const ids = values.flatMap((v) => (v.type === 'string' ? [v.value] : []));
+                return ids.length ? sql `"objectId" = ANY(${ids}::text[])` : FALSE;
+            }
+            const isos = values.flatMap((v) => (v.type === 'date' ? [v.iso] : []));
+            return isos.length ? sql `${ident(target.name)} = ANY(${isos}::timestamptz[])` : FALSE;
+        }
+        case 'scalar': {
+            const match = scalarIn(target, values);
+            const nulls = hasNull ? isNullJson(valueOf(target)) : undefined;
+            if (match && nulls)
+                return sql `(${match} OR ${nulls})`;
+            return match ?? nulls ?? FALSE;
+        }
+        case 'array':
+        case 'json': {
+            const v = valueOf(target);
+            const present = values.filter((x) => x.type !== 'null');
+            const strings = present.flatMap((x) => (x.type === 'string' ? [x.value] : []));
+            let match;
+            if (target.kind === 'array' && present.length > 0 && strings.length === present.length) {
+                match = sql `${v} ?| ${strings}::text[]`; // GIN-indexable "any of these strings"
+            }
+            else if (present.length > 0) {
+                match = anyValue(v, (x) => sql `${x} IN ${jsonSet(present.map(valueToJson))}`);
+            }
+            const nulls = hasNull ? isNullJson(v) : undefined;
+            if (match && nulls)
+                return sql `(${match} OR ${nulls})`;
+            return match ?? nulls ?? FALSE;
+        }
+        case 'relation':
+            throw new Error('relation targets are compiled by compile-relation.ts');
+    }
+}
+function scalarIn(target, values) {
+    const expr = scalarExpr(target.name, target.type);
+    const pick = (f) => values.flatMap((v) => {
+        const x = f(v);
+        return x === undefined ? [] : [x];
+    });
+    switch (target.type) {
+        case 'String': {
+            const xs = pick((v) => (v.type === 'string' ? v.value : undefined));
+            return xs.length ? sql `${expr} = ANY(${xs}::text[])` : undefined;
+        }
+        case 'Number': {
+            const xs = pick((v) => (v.type === 'number' ? v.value : undefined));
+            return xs.length ? sql `${expr} = ANY(${xs}::numeric[])` : undefined;
+        }
+        case 'Boolean': {
+            const xs = pick((v) => (v.type === 'boolean' ? v.value : undefined));
+            return xs.length ? sql `${expr} = ANY(${xs}::boolean[])` : undefined;
+        }
+        case 'Date': {
+            const xs = pick((v) => (v.type === 'date' ? v.iso : undefined));
+            return xs.length ? sql `${expr} = ANY(${xs}::text[])` : undefined;
+        }
+        case 'Pointer': {
+            const ptrs = pick((v) => v.type === 'pointer' && (target.className === undefined || target.className === v.className) ? v : undefined);
+            if (!ptrs.length)
+                return undefined;
+            const match = sql `${expr} = ANY(${ptrs.map((p) => p.objectId)}::text[])`;
+            if (target.className !== undefined)
+                return match;
+            // Class unknown to the schema: check it too, as (className, objectId) pairs.
+            return sql `(${match} AND ((data->${jsonKey(target.name)}->>'className'), ${expr}) IN (SELECT * FROM unnest(${ptrs.map((p) => p.className)}::text[], ${ptrs.map((p) => p.objectId)}::text[])))`;
+        }
+    }
+}
+/** `$all`: an array holding every value (an empty list matches nothing, as in MongoDB). */
+export function compileAll(target, values) {
+    if (values.length === 0)
+        return FALSE;
+    if (target.kind !== 'array' && target.kind !== 'json') {
+        return sql `(${joinAnd(values.map((v) => compileEquals(target, v)))})`;
+    }
+    const v = valueOf(target);
+    const closed = values.filter(isContainable).map(valueToJson);
+    const tests = closed.length ? [sql `${v} @> ${jsonParam(closed)}`] : [];
+    for (const value of values) {
+        if (!isContainable(value))
+            tests.push(value.type === 'null' ? sql `${v} @> '[null]'::jsonb` : anyElement(v, (x) => sql `${x} = ${jsonParam(valueToJson(value))}`));
+    }
+    return tests.length === 1 ? tests[0] : sql `(${joinAnd(tests)})`;
+}
+function joinAnd(items) {
+    return items.reduce((acc, item) => sql `${acc} AND ${item}`);
+}
+/** `$size`: an array with exactly that many elements. */
+export function compileSize(target, size) {
+    if (target.kind === 'column' || target.kind === 'scalar')
+        return FALSE;
+    if (target.kind === 'relation')
+        throw unsupported('$size', target.name);
+    const v = valueOf(target);
+    return sql `(CASE WHEN jsonb_typeof(${v}) = 'array' THEN jsonb_array_length(${v}) = ${size}::int ELSE FALSE END)`;
+}
+/** `$exists`: key present (a JSON null counts as present) or absent. */
+export function compileExists(target, exists) {
+    if (target.kind === 'column')
+        return exists ? TRUE : FALSE;
+    const path = target.kind === 'json' ? target.path : [target.name];
+    if (path.length === 1)
+        return exists ? sql `(data ? ${jsonKey(path[0])})` : sql `NOT (data ? ${jsonKey(path[0])})`;
+    const v = valueOf(target);
+    return exists ? sql `(${v} IS NOT NULL)` : sql `(${v} IS NULL)`;
+}
+/** `$regex` with the pattern already translated to an ARE; strings and arrays of strings match. */
+export function compileRegex(target, pattern) {
+    switch (target.kind) {
+        case 'column':
+            return target.name === 'objectId' ? sql `"objectId" ~ ${pattern}` : FALSE;
+        case 'scalar':
+            return target.type === 'String' ? sql `(data->>${jsonKey(target.name)}) ~ ${pattern}` : FALSE;
+        case 'array':
+        case 'json':
+            return anyValue(valueOf(target), (x) => jsonRegex(x, pattern));
+        case 'relation':
+            throw unsupported('$regex', target.name);
+    }
+}
+/** Error 102 for an operator that makes no sense on a Relation field. */
+export function unsupported(what, field) {
+    return new ApiError('invalidQuery', `${what} cannot be used on the Relation field ${field}.`);
+}
+//# sourceMappingURL=compile-compare.js.map

@@ -1,0 +1,123 @@
+/**
+ * Changing app settings (admin endpoint and CLI). A change is a partial object of known keys;
+ * each value must have the type of that setting's default (booleans stay booleans, objects
+ * keep their keys), unknown keys are refused, `null` resets a setting to its default. Every
+ * process reloads the settings once the change is stored (auth/cache-invalidation.ts).
+ */
+import { invalidateSettings } from '../auth/cache-invalidation.js';
+import { ApiError } from '../errors/api-error.js';
+import { sql } from '../sql/fragment.js';
+import { DEFAULT_SETTINGS, loadSettings, saveSettings } from './app-settings.js';
+function isPlainObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function invalid(detail) {
+    return new ApiError('invalidSetting', `Invalid app setting: ${detail}.`);
+}
+function kind(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    return typeof v;
+}
+/**
+ * Checks `value` against the shape of `model` (a default). Objects with declared keys are
+ * merged into `current` so that changing one text keeps the others.
+ */
+function validate(path, value, model, current) {
+    if (isPlainObject(model)) {
+        if (!isPlainObject(value))
+            throw invalid(`${path} must be an object`);
+        const declared = Object.keys(model);
+        const base = isPlainObject(current) ? { ...current } : { ...model };
+        for (const [k, v] of Object.entries(value)) {
+            if (declared.length && !declared.includes(k))
+                throw invalid(`unknown key ${path}.${k.slice(0, 64)}; known: ${declared.join(', ')}`);
+            if (v === null) {
+                if (declared.length)
+                    base[k] = model[k];
+                else
+                    delete base[k];
+                continue;
+            }
+            base[k] = declared.length ? validate(`${path}.${k}`, v, model[k], base[k]) : scalar(`${path}.${k}`, v);
+        }
+        return base;
+    }
+    if (model === null)
+        return scalar(path, value);
+    if (kind(value) !== kind(model))
+        throw invalid(`${path} must be a ${kind(model)}, not a ${kind(value)}`);
+    if (typeof value === 'number' && !Number.isFinite(value))
+        throw invalid(`${path} must be a finite number`);
+    return value;
+}
+function scalar(path, v) {
+    if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
+        return v;
+    throw invalid(`${path} must be a string, number or boolean`);
+}
+/** Settings whose text must be one of a few values. */
+const CHOICES = {
+    friendModel: ['mutual', 'follow'],
+    friendshipACL: ['shared', 'public', 'private'],
+};
+/** Settings whose number must lie in a range (inclusive). */
+const RANGES = {
+    friendsIdleTimeoutMs: [100, 24 * 3600_000],
+    friendsLeaseMs: [1000, 24 * 3600_000],
+};
+/** Extra rules beyond the type: closed choices, and the friend model that is chosen once. */
+function checkRules(key, value, current) {
+    const range = RANGES[key];
+    if (range && (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1])) {
+        throw invalid(`${key} must be an integer from ${range[0]} to ${range[1]}`);
+    }
+    if (key === 'friendsWebSocketUrl' && value !== '' && !/^wss?:\/\/[^\s/]+(\/\S*)?$/.test(String(value))) {
+        throw invalid('friendsWebSocketUrl must be "" or a ws:// or wss:// URL');
+    }
+    // Permanence first: resetting a chosen model (null -> '') must say why it is refused.
+    if (key === 'friendModel' && current.friendModel !== '' && value !== current.friendModel) {
+        throw new ApiError('invalidSetting', `Invalid app setting: the friend model is already ${JSON.stringify(current.friendModel)} and cannot be changed (it is chosen once, for good).`);
+    }
+    const choices = CHOICES[key];
+    if (choices && !choices.includes(value) && !(key === 'friendModel' && value === current.friendModel)) {
+        throw invalid(`${key} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`);
+    }
+}
+/** Validates a change against the current settings and returns the values to store. */
+export function parseSettingsChange(change, current) {
+    if (!isPlainObject(change))
+        throw invalid('expected an object of settings');
+    const known = Object.keys(DEFAULT_SETTINGS);
+    const defaults = DEFAULT_SETTINGS;
+    const now = current;
+    const out = {};
+    for (const [key, value] of Object.entries(change)) {
+        if (!known.includes(key))
+            throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${known.join(', ')}`);
+        out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
+        checkRules(key, out[key], current);
+    }
+    return out;
+}
+/** The stored settings, read afresh (another process may have changed them). */
+export async function readSettings(app) {
+    app.settings = await loadSettings(app.db);
+    return app.settings;
+}
+/** Applies a validated change, stores it, and makes every process reload. */
+export async function changeSettings(app, change) {
+    // Read, check and store under one lock: two concurrent first choices of the friend model must
+    // not both pass the "chosen once" rule against the same unchosen state.
+    const saved = await app.db.transaction(async (tx) => {
+        await tx.query(sql `SELECT pg_advisory_xact_lock(hashtext(${'larder.settings.' + app.db.schema}))`);
+        const current = await loadSettings(tx);
+        return saveSettings(tx, parseSettingsChange(change, current));
+    });
+    app.settings = saved;
+    await invalidateSettings(app);
+    return saved;
+}
+//# sourceMappingURL=change-settings.js.map

@@ -1,0 +1,77 @@
+/**
+ * Parsing of the SMS endpoints' bodies (leancloud-behaviour §2.4). Numbers are
+ * `+<country code><digits>` or bare digits, no spaces or dashes (127); only strings are ever
+ * looked up, so `{"$ne": ""}` and friends are a 127, never a query.
+ */
+import { ApiError } from '../errors/api-error.js';
+import { isPlainObject } from '../objects/decode-value.js';
+import { isValidMobilePhone } from '../users/user-fields.js';
+import { SMS_TTL_DEFAULT_MINUTES, SMS_TTL_MAX_MINUTES, SMS_TTL_MIN_MINUTES } from './sms-codes.js';
+/** A body as an object (107 otherwise); a missing body is an empty one. */
+export function bodyOf(body) {
+    if (body === undefined || body === null)
+        return {};
+    if (!isPlainObject(body))
+        throw new ApiError('invalidJson');
+    return body;
+}
+/** The mobilePhoneNumber of a body: 212 when missing, 127 when not a valid number. */
+export function phoneOf(body) {
+    const v = body.mobilePhoneNumber;
+    if (v === undefined || v === null || v === '')
+        throw new ApiError('mobilePhoneMissing');
+    if (typeof v !== 'string' || !isValidMobilePhone(v))
+        throw new ApiError('invalidMobilePhone');
+    return v;
+}
+/** The mobilePhoneNumber of a body when given (127 when given but invalid). */
+export function optionalPhoneOf(body) {
+    const v = body.mobilePhoneNumber;
+    if (v === undefined || v === null || v === '')
+        return undefined;
+    return phoneOf(body);
+}
+/** An SMS code from a path segment or a body field: any string is passed on (a wrong one is 603). */
+export function codeOf(v) {
+    if (typeof v !== 'string' || v === '')
+        throw new ApiError('invalidSmsCode');
+    return v;
+}
+const MAX_VARIABLES = 20;
+const MAX_TEXT = 256;
+// Parameters with a meaning of their own; the rest are template variables for the sender.
+const KNOWN = new Set(['mobilePhoneNumber', 'ttl', 'smsType', 'template', 'sign', 'validate_token']);
+function text(key, v) {
+    if (v === undefined || v === null)
+        return undefined;
+    if (typeof v !== 'string' || v.length > MAX_TEXT)
+        throw new ApiError('badRequest', `'${key}' must be a string of at most ${MAX_TEXT} characters.`);
+    return v;
+}
+/** `ttl` in minutes (default 10, 1 to 30), `smsType`, `template`, `sign` and template variables. */
+export function codeRequestOptions(body) {
+    let ttlMinutes = SMS_TTL_DEFAULT_MINUTES;
+    if (body.ttl !== undefined && body.ttl !== null) {
+        const n = typeof body.ttl === 'string' && /^\d{1,3}$/.test(body.ttl) ? Number(body.ttl) : body.ttl;
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < SMS_TTL_MIN_MINUTES || n > SMS_TTL_MAX_MINUTES) {
+            throw new ApiError('badRequest', `'ttl' must be a whole number of minutes from ${SMS_TTL_MIN_MINUTES} to ${SMS_TTL_MAX_MINUTES}.`);
+        }
+        ttlMinutes = n;
+    }
+    const smsType = body.smsType ?? 'sms';
+    if (smsType !== 'sms' && smsType !== 'voice')
+        throw new ApiError('badRequest', "'smsType' must be 'sms' or 'voice'.");
+    const variables = {};
+    for (const [k, v] of Object.entries(body)) {
+        if (KNOWN.has(k))
+            continue;
+        if (Object.keys(variables).length >= MAX_VARIABLES)
+            throw new ApiError('badRequest', `At most ${MAX_VARIABLES} template variables.`);
+        if (typeof v === 'number' || typeof v === 'boolean')
+            variables[k] = String(v);
+        else
+            variables[k] = text(k.slice(0, 64), v) ?? '';
+    }
+    return { ttlMinutes, type: smsType, template: text('template', body.template), sign: text('sign', body.sign), variables };
+}
+//# sourceMappingURL=sms-params.js.map

@@ -1,0 +1,81 @@
+import pg from 'pg';
+import { translateDriverError } from './driver-errors.js';
+import { dbPoolWaits } from '../metrics/core-metrics.js';
+import { startPgListener } from './pg-listener.js';
+import { isPrepared, statementName } from './prepared-statements.js';
+// Return int8 and numeric as JS numbers: counts and JSON numbers stay numbers on the wire.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+// timestamptz stays a string; encode.ts formats it.
+pg.types.setTypeParser(1184, (v) => v);
+async function run(client, statement) {
+    const { text, values } = statement.toQuery();
+    // Marked statements run as named prepared statements (planned once per connection).
+    const name = isPrepared(statement) ? statementName(text) : undefined;
+    try {
+        const res = await client.query(name ? { name, text, values } : { text, values });
+        return res.rows;
+    }
+    catch (err) {
+        throw translateDriverError(err);
+    }
+}
+/** Opens a PostgreSQL pool whose connections use the app's schema. */
+export async function openPostgres(opts) {
+    const pool = new pg.Pool({
+        connectionString: opts.url,
+        max: opts.poolSize,
+        // Every connection works inside the app's schema, with a hard ceiling on statement time.
+        options: `-c search_path=${opts.schema},public -c statement_timeout=${opts.statementTimeoutMs} -c TimeZone=UTC`,
+    });
+    // An idle client that errors (e.g. the server restarts) must not crash the process.
+    pool.on('error', () => { });
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+    let closed = false;
+    const listeners = [];
+    return {
+        engine: 'postgres',
+        schema: opts.schema,
+        query: (statement) => {
+            if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize)
+                dbPoolWaits.inc();
+            return run(pool, statement);
+        },
+        poolStats: () => (closed ? undefined : { size: opts.poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+        async transaction(work) {
+            if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize)
+                dbPoolWaits.inc();
+            const client = await pool.connect();
+            try {
+                await client.query('BEGIN');
+                const result = await work({ query: (s) => run(client, s) });
+                await client.query('COMMIT');
+                return result;
+            }
+            catch (err) {
+                await client.query('ROLLBACK').catch(() => { });
+                throw err;
+            }
+            finally {
+                client.release();
+            }
+        },
+        async exec(text) {
+            await pool.query(text);
+        },
+        async ping() {
+            await pool.query('SELECT 1');
+        },
+        async listen(channel, onMessage, onReset) {
+            listeners.push(await startPgListener({ url: opts.url, channel, onMessage, onReset }));
+        },
+        async close() {
+            if (closed)
+                return;
+            closed = true;
+            await Promise.all(listeners.map((l) => l.close()));
+            await pool.end();
+        },
+    };
+}
+//# sourceMappingURL=postgres.js.map

@@ -1,0 +1,34 @@
+/**
+ * Statements worth keeping prepared on PostgreSQL connections: hot, fixed-shape ones (get by
+ * id, a single-object insert) whose text depends only on the class. A prepared statement skips
+ * parsing and planning after its first runs, which halves the server-side cost of a get by id.
+ * Statements built from client queries (find) are not marked: their shapes are unbounded, and
+ * a generic plan can be much worse than a custom one for range conditions.
+ */
+const marked = new WeakSet();
+/** Marks a statement for preparation (engines without prepared statements ignore the mark). */
+export function prepared(statement) {
+    marked.add(statement);
+    return statement;
+}
+/** Whether a statement was marked by prepared(). */
+export function isPrepared(statement) {
+    return marked.has(statement);
+}
+/**
+ * Most distinct prepared texts per process. Each one is prepared once per pooled connection
+ * and kept by PostgreSQL for the connection's life; the marked statements are a few per class
+ * (at most 500 classes), so this bound is only a guard against an unforeseen source of texts.
+ */
+export const MAX_PREPARED_TEXTS = 2000;
+const names = new Map();
+/** A stable statement name for a marked text, or undefined once the guard is reached. */
+export function statementName(text) {
+    const known = names.get(text);
+    if (known !== undefined || names.size >= MAX_PREPARED_TEXTS)
+        return known;
+    const name = `larder_${names.size}`;
+    names.set(text, name);
+    return name;
+}
+//# sourceMappingURL=prepared-statements.js.map
