@@ -6,6 +6,8 @@ import { loadSettings } from '../settings/app-settings.ts';
 import { changeSettings, readSettings } from '../settings/change-settings.ts';
 import { CommandError } from './command-error.ts';
 import { withCommandDatabase } from './command-database.ts';
+import { adminRequest, findRunningServer } from './running-server.ts';
+import { resolve } from 'node:path';
 
 const USAGE = [
   'usage: larder settings get',
@@ -61,14 +63,40 @@ async function run(app: AppState, cmd: AdminCommand): Promise<unknown> {
   }
 }
 
+/** The admin request that does `cmd` on a running server (the same use-case, over HTTP). */
+export function adminHttpRequest(cmd: AdminCommand): { method: 'GET' | 'PUT'; path: string; body?: unknown } {
+  const cls = (c: string, what: string) => `/1.1/larder/classes/${encodeURIComponent(c)}/${what}`;
+  switch (cmd.kind) {
+    case 'settings-get':
+      return { method: 'GET', path: '/1.1/larder/settings' };
+    case 'settings-set':
+      return { method: 'PUT', path: '/1.1/larder/settings', body: cmd.change };
+    case 'permissions-get':
+      return { method: 'GET', path: cls(cmd.className, 'permissions') };
+    case 'permissions-set':
+      return { method: 'PUT', path: cls(cmd.className, 'permissions'), body: cmd.value };
+    case 'default-acl-get':
+      return { method: 'GET', path: cls(cmd.className, 'defaultACL') };
+    case 'default-acl-set':
+      return { method: 'PUT', path: cls(cmd.className, 'defaultACL'), body: { defaultACL: cmd.value } };
+  }
+}
+
 /**
  * `larder settings|permissions|default-acl`: the admin endpoint's use-cases from the command
- * line (docs/admin.md). Opens the configured database (migrating it; on the embedded engine
- * this needs the server stopped, as it holds the data directory), runs the change, prints the
- * result as JSON. On PostgreSQL running servers hear the change and reload at once.
+ * line (docs/admin.md). Opens the configured database (migrating it), runs the change, prints the
+ * result as JSON. On PostgreSQL running servers hear the change and reload at once. On the
+ * embedded engine a running server holds the data directory: then the command is sent to that
+ * server's admin API instead (running-server.ts).
  */
 export async function adminCommand(config: Config, command: string, args: string[], print: (line: string) => void): Promise<void> {
   const cmd = parseAdminArgs(command, args);
+  const running = config.databaseUrl ? undefined : findRunningServer(resolve(config.dataDir));
+  if (running) {
+    const req = adminHttpRequest(cmd);
+    print(JSON.stringify(await adminRequest(running, req.method, req.path, req.body), null, 2));
+    return;
+  }
   await withCommandDatabase({ ...config, poolSize: 2 }, async (db) => {
     const classes = new ClassRegistry(db);
     await classes.load();

@@ -33,17 +33,22 @@ export function keyFileText(keys: AppKeys): string {
 }
 
 /**
- * Writes the key file with mode 0600 (its directory 0700 when created). An existing file is
- * overwritten and its mode tightened: keys were generated again, so the old ones are gone anyway.
+ * Writes a file only this account may read: mode 0600 (its directory 0700 when created). An
+ * existing file is truncated and its mode tightened first.
  */
-export function writeKeyFile(path: string, keys: AppKeys): void {
+export function writePrivateFile(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const fd = openSync(path, 'w', 0o600);
   try {
     // The mode of openSync applies only to a file it creates.
     chmodSync(path, 0o600);
-    writeSync(fd, keyFileText(keys));
+    writeSync(fd, text);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Writes the key file (0600); new keys replace old ones, which are gone anyway. */
+export function writeKeyFile(path: string, keys: AppKeys): void {
+  writePrivateFile(path, keyFileText(keys));
 }

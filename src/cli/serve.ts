@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Config } from '../config.ts';
@@ -8,6 +9,7 @@ import type { Database } from '../storage/database.ts';
 import { exportOptionsFromConfig } from '../export/export-options.ts';
 import { httpPolicyFromConfig } from '../http/http-policy.ts';
 import { filesOptionsFromConfig } from '../modules/files/files-options.ts';
+import { removeAdminFile, writeAdminFile } from './running-server.ts';
 import { keyDisclosure, writeKeyFile, type AppKeys } from './key-disclosure.ts';
 
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
@@ -185,6 +187,9 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     });
     const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy });
     await server.listen({ host: config.host, port: config.port });
+    // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
+    const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);
+    if (adminDir) writeAdminFile(adminDir, { pid: process.pid, url: localUrl(config.host, server.server.address()), appId: app.keys.appId, masterKey: app.keys.masterKey });
     const shutdown = async (signal: string) => {
       if (draining) return;
       draining = true;
@@ -194,6 +199,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       // Mails of the last requests are sent after their answers: let them go out.
       await app.mailer?.idle();
       app.mailer?.close();
+      if (adminDir) removeAdminFile(adminDir);
       await db.close();
       lock?.release();
       logger.info('stopped cleanly');
@@ -205,6 +211,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     // and whoever reads the banner may send one at once.
     if (cluster.isPrimary) banner(config, app.keys, generatedKeys, print, 1);
   } catch (err) {
+    if (!config.databaseUrl) removeAdminFile(resolve(config.dataDir));
     await db.close().catch(() => {});
     lock?.release();
     throw err;
@@ -215,6 +222,13 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
 function publicBaseUrl(config: Config): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return config.publicUrl ?? `http://${host}:${config.port}`;
+}
+
+/** The URL this machine reaches the listening socket at (a wildcard host becomes loopback). */
+export function localUrl(host: string, address: AddressInfo | string | null): string {
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
 /** True when only this machine can reach `host` (a loopback address or name). */

@@ -2,6 +2,7 @@ import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl 
 import { ApiError } from '../../errors/api-error.ts';
 import { isPlainObject } from '../../objects/decode-value.ts';
 import { changeSettings, readSettings } from '../../settings/change-settings.ts';
+import { indexRoutes } from './admin-indexes.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';
 
 /** Every admin route answers only to the master key (403, code 1 otherwise). */
@@ -46,4 +47,5 @@ export const adminRoutes: Route[] = [
     path: '/1.1/larder/classes/:className/defaultACL',
     handler: masterOnly(async (req) => ok({ defaultACL: await setDefaultAcl(req.ctx.app, req.params.className, defaultAclOf(req.body)) })),
   },
+  ...indexRoutes(masterOnly),
 ];
