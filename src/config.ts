@@ -69,6 +69,8 @@ export interface Config {
   liveQueryLeaseMs: number;
   /** Embedded engine: longest one statement may hold it while other requests wait, ms; src/storage/pglite-host.ts. */
   embeddedSliceMs: number;
+  /** authData verifiers by platform, a JSON object (src/users/auth-data-verifier-config.ts). */
+  authDataVerifiers: string | undefined;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -130,6 +132,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 's3SecretAccessKey', env: 'LARDER_S3_SECRET_ACCESS_KEY', flag: '--s3-secret-access-key', kind: 'string', help: 'S3 secret access key' },
   { key: 'thumbnailMaxInputBytes', env: 'LARDER_THUMBNAIL_MAX_INPUT_BYTES', flag: '--thumbnail-max-input-bytes', kind: 'int', default: 30 * 1024 * 1024, help: 'largest image a thumbnail is made from, bytes' },
   { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
+  { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     liveQueryWindowMs: values.liveQueryWindowMs as number,
     liveQueryLeaseMs: values.liveQueryLeaseMs as number,
     embeddedSliceMs: values.embeddedSliceMs as number,
+    authDataVerifiers: values.authDataVerifiers as string | undefined,
   };
 }
 

@@ -159,6 +159,8 @@ async function checkSettings(config: Config): Promise<void> {
   const [{ checkMailConfig }, { checkSmsConfig }] = await Promise.all([import('../mail/mailer.ts'), import('../sms/sms-sender.ts')]);
   checkMailConfig(config);
   checkSmsConfig(config);
+  const { parseVerifierConfig } = await import('../users/auth-data-verifier-config.ts');
+  parseVerifierConfig(config.authDataVerifiers);
 }
 
 /** One serving process: a cluster worker, or the whole server. */
@@ -185,6 +187,8 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
     });
+    const [{ verifiersFromConfig }, { setAuthDataVerifier }] = await Promise.all([import('../users/auth-data-verifier-config.ts'), import('../users/auth-data-verifier.ts')]);
+    for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger)) setAuthDataVerifier(app, platform, verifier);
     const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy });
     await server.listen({ host: config.host, port: config.port });
     // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
