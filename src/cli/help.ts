@@ -9,7 +9,7 @@ export function helpText(): string {
   return `Larder: a self-hosted server for the LeanCloud data storage REST API 1.1.
 
 Usage:
-  larder [serve] [options]          start the server (the default command)
+  larder serve [options]            start the server (the default command: plain 'larder' too)
   larder index add <class> <field>  create the index the query compiler uses for <field>
   larder index list [<class>]       list indexes made with 'index add'
   larder index drop <class> <field> drop such an index
@@ -29,6 +29,9 @@ Usage:
                                     copy file bytes still on LeanCloud's file domain into this
                                     server's storage and rewrite their urls ('larder files --help')
   larder --help                     this text
+  larder --version                  print the version
+
+In a checkout, run these as 'npx larder ...' (or 'npm link' once for a global 'larder').
 
 Options (flag, environment variable, meaning). A JSON config file given with --config <path>
 or LARDER_CONFIG may hold the same settings by env name or by key (e.g. {"LARDER_PORT": 8080}).
@@ -39,6 +42,6 @@ ${rows.join('\n')}
 With no DATABASE_URL, data lives in the embedded engine (PGlite) under LARDER_DATA_DIR.
 Keys that are not given are generated on first start, kept with the data, and printed once.
 Docs: docs/running.md, docs/sdk.md, docs/indexes.md, docs/errors.md, docs/compatibility.md,
-docs/admin.md, docs/security.md, docs/files.md
+docs/admin.md, docs/security.md, docs/files.md, docs/deployment.md
 `;
 }

@@ -35,3 +35,8 @@ test('the settings table of docs/running.md has one row per setting, with its fl
   const extra = [...rows.keys()].filter((env) => !known.has(env) && env !== 'LARDER_CONFIG');
   assert.deepEqual(extra, [], 'rows for settings that do not exist');
 });
+
+test('the settings table of docs/running.md lists each setting once', () => {
+  const envs = tableRows(DOC).filter((cells) => cells.length === 5 && /^`[A-Z_]+`$/.test(cells[0])).map((cells) => unquote(cells[0]));
+  assert.deepEqual(envs.filter((e, i) => envs.indexOf(e) !== i), [], 'rows given twice');
+});
