@@ -32,6 +32,10 @@ export interface CreateAppOptions {
   exportOptions?: ExportOptions;
   /** CORS and proxy trust (src/http/http-policy.ts); the defaults when absent. */
   policy?: HttpPolicy;
+  /** Bearer token that may read /metrics besides the master key. */
+  metricsToken?: string;
+  /** Log every request at info level. */
+  requestLog?: boolean;
 }
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
@@ -56,6 +60,8 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     isDraining: opts.isDraining,
     extraPrefixes: modules.flatMap((m) => m.prefixes ?? []),
     policy: opts.policy,
+    metricsToken: opts.metricsToken,
+    requestLog: opts.requestLog,
   });
   await mountExport(server, app, opts.logger, opts.exportOptions);
   for (const m of modules) await m.mount?.(server, app, opts.logger);

@@ -71,6 +71,10 @@ export interface Config {
   embeddedSliceMs: number;
   /** authData verifiers by platform, a JSON object (src/users/auth-data-verifier-config.ts). */
   authDataVerifiers: string | undefined;
+  /** Bearer token that may read /metrics (besides the master key). */
+  metricsToken: string | undefined;
+  /** on: log every request at info level (checked by requestLogOn). */
+  requestLog: string | undefined;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -133,6 +137,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'thumbnailMaxInputBytes', env: 'LARDER_THUMBNAIL_MAX_INPUT_BYTES', flag: '--thumbnail-max-input-bytes', kind: 'int', default: 30 * 1024 * 1024, help: 'largest image a thumbnail is made from, bytes' },
   { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
   { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
+  { key: 'metricsToken', env: 'LARDER_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', help: 'bearer token that may read /metrics (the master key always may)' },
+  { key: 'requestLog', env: 'LARDER_REQUEST_LOG', flag: '--request-log', kind: 'string', help: 'on|off: log every request at info level (request id, path without query, status, ms); default off' },
 ];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -235,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     liveQueryLeaseMs: values.liveQueryLeaseMs as number,
     embeddedSliceMs: values.embeddedSliceMs as number,
     authDataVerifiers: values.authDataVerifiers as string | undefined,
+    metricsToken: values.metricsToken as string | undefined,
+    requestLog: values.requestLog as string | undefined,
   };
 }
 

@@ -42,6 +42,6 @@ ${rows.join('\n')}
 With no DATABASE_URL, data lives in the embedded engine (PGlite) under LARDER_DATA_DIR.
 Keys that are not given are generated on first start, kept with the data, and printed once.
 Docs: docs/running.md, docs/sdk.md, docs/indexes.md, docs/errors.md, docs/compatibility.md,
-docs/admin.md, docs/security.md, docs/files.md, docs/deployment.md
+docs/admin.md, docs/security.md, docs/files.md, docs/deployment.md, docs/operations.md
 `;
 }

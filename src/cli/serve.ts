@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { Database } from '../storage/database.ts';
@@ -161,6 +161,14 @@ async function checkSettings(config: Config): Promise<void> {
   checkSmsConfig(config);
   const { parseVerifierConfig } = await import('../users/auth-data-verifier-config.ts');
   parseVerifierConfig(config.authDataVerifiers);
+  requestLogOn(config);
+}
+
+/** LARDER_REQUEST_LOG as a switch: on or off (the default). */
+export function requestLogOn(config: Config): boolean {
+  if (config.requestLog === undefined || config.requestLog === 'off') return false;
+  if (config.requestLog === 'on') return true;
+  throw new ConfigError(`LARDER_REQUEST_LOG must be on or off, got ${JSON.stringify(config.requestLog.slice(0, 40))}`);
 }
 
 /** One serving process: a cluster worker, or the whole server. */
@@ -189,7 +197,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     });
     const [{ verifiersFromConfig }, { setAuthDataVerifier }] = await Promise.all([import('../users/auth-data-verifier-config.ts'), import('../users/auth-data-verifier.ts')]);
     for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger)) setAuthDataVerifier(app, platform, verifier);
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy, metricsToken: config.metricsToken, requestLog: requestLogOn(config) });
     await server.listen({ host: config.host, port: config.port });
     // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
     const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);

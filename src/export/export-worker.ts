@@ -14,6 +14,7 @@ import type { Logger } from '../log.ts';
 import { breakLease, claimJob, expiredJobs, failJob, jobsWithFiles, leasedJobs, markExpired, purgeOldJobs, renewLease, type ExportJobRow } from './export-jobs.ts';
 import { mailOutcome } from './export-mail.ts';
 import type { ExportOptions } from './export-options.ts';
+import { exportJobs, exportJobsRunning } from '../metrics/core-metrics.ts';
 import { archivePath, JobInterrupted, runExportJob, workDir } from './run-export-job.ts';
 import { processAlive } from '../storage/data-dir-lock.ts';
 
@@ -137,8 +138,10 @@ export class ExportWorker {
     heartbeat.unref();
     try {
       this.logger.info({ jobId: job.id, attempt: job.attempts, pageDelayMs: this.opts.pageDelayMs }, 'export job started');
+      exportJobsRunning.inc();
       const { bytes, expiresAt } = await runExportJob({ app: this.app, job, owner: this.owner, opts: this.opts, signal: controller.signal });
       this.logger.info({ jobId: job.id, bytes }, 'export job done');
+      exportJobs.inc({ outcome: 'done' });
       await mailOutcome(this.app, this.logger, job.id, job.email, { status: 'done', expiresAt });
     } catch (err) {
       if (err instanceof JobInterrupted) {
@@ -148,8 +151,10 @@ export class ExportWorker {
         return;
       }
       this.logger.error({ err, jobId: job.id }, 'export job failed');
+      exportJobs.inc({ outcome: 'failed' });
       await this.fail(job, reasonOf(err));
     } finally {
+      exportJobsRunning.dec();
       clearInterval(heartbeat);
       this.controller = undefined;
     }

@@ -26,6 +26,16 @@ export class RouteTable {
     for (const r of routes) this.compiled.push({ route: r, segments: split(r.path) });
   }
 
+  /** The route families: each route's first literal segment after its version (`classes`, `users`, ...). */
+  families(): Set<string> {
+    const out = new Set<string>();
+    for (const c of this.compiled) {
+      const seg = /^\d+(\.\d+)?$/.test(c.segments[0] ?? '') ? c.segments[1] : c.segments[0];
+      if (seg && !seg.startsWith(':')) out.add(seg);
+    }
+    return out;
+  }
+
   /** Finds the route for a method and a path (without query string). */
   match(method: string, path: string): Match {
     let segs: string[];

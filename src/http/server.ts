@@ -12,6 +12,7 @@ import { canonicalApiPath } from '../batch/batch-path.ts';
 import { mountPages } from './routes/pages.ts';
 import { RawJson } from '../objects/raw-json.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
+import { mountObservability } from './observability.ts';
 import type { Logger } from '../log.ts';
 import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
@@ -29,6 +30,10 @@ export interface ServerDeps {
   extraPrefixes?: readonly string[];
   /** CORS, trusted proxies (http-policy.ts); the defaults when absent. */
   policy?: HttpPolicy;
+  /** Bearer token that may read /metrics besides the master key (LARDER_METRICS_TOKEN). */
+  metricsToken?: string;
+  /** Log every request at info level (LARDER_REQUEST_LOG=1). */
+  requestLog?: boolean;
 }
 
 const CORS_HEADERS = [
@@ -82,6 +87,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     void reply.code(404).send(new ApiError('notFound', `Route not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}`).toJSON());
   });
 
+  mountObservability(server, { app: deps.app, families: deps.routes.families(), metricsToken: deps.metricsToken, requestLog: deps.requestLog });
   server.get('/health', async (_req, reply) => {
     try {
       if (deps.isDraining?.()) throw new Error('draining');

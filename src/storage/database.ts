@@ -30,4 +30,17 @@ export interface Database extends Queryable {
   listen?(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
   /** Closes connections; idempotent. */
   close(): Promise<void>;
+  /** The connection pool's use now (PostgreSQL; undefined once closed), for /metrics. */
+  poolStats?(): PoolStats | undefined;
+}
+
+/** A connection pool's use at one moment. */
+export interface PoolStats {
+  /** The configured size (LARDER_POOL_SIZE). */
+  size: number;
+  /** Connections open, idle ones included. */
+  total: number;
+  idle: number;
+  /** Requests queued for a connection. */
+  waiting: number;
 }

@@ -1,10 +1,14 @@
 import { ApiError } from '../errors/api-error.ts';
+import { statementTimeouts } from '../metrics/core-metrics.ts';
 
 /** PostgreSQL SQLSTATEs that are the client's fault, mapped to catalogue errors. */
 const CLIENT_STATES: Record<string, (driverMessage: string) => ApiError> = {
   '23505': () => new ApiError('duplicateValue'),
   '2201B': () => new ApiError('invalidQuery', 'Invalid regular expression.'),
-  '57014': () => new ApiError('timeout'),
+  '57014': () => {
+    statementTimeouts.inc();
+    return new ApiError('timeout');
+  },
   '22P02': () => new ApiError('invalidQuery', 'Invalid value in query.'),
   '22003': () => new ApiError('incorrectType', 'Numeric value out of range.'),
   '22023': () => new ApiError('invalidQuery', 'Invalid parameter value.'),

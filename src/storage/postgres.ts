@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
+import { dbPoolWaits } from '../metrics/core-metrics.ts';
 import { startPgListener, type PgListener } from './pg-listener.ts';
 import { isPrepared, statementName } from './prepared-statements.ts';
 
@@ -48,8 +49,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   return {
     engine: 'postgres',
     schema: opts.schema,
-    query: (statement) => run(pool, statement),
+    query: (statement) => {
+      if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize) dbPoolWaits.inc();
+      return run(pool, statement);
+    },
+    poolStats: () => (closed ? undefined : { size: opts.poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize) dbPoolWaits.inc();
       const client = await pool.connect();
       try {
         await client.query('BEGIN');

@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { websocketConnections } from '../../../metrics/core-metrics.ts';
 import type { AppContext } from '../../../app-context.ts';
 import { ApiError, isApiError } from '../../../errors/api-error.ts';
 import { claimUpgradePaths } from '../../../http/upgrade-paths.ts';
@@ -101,6 +102,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
   const onConnection = (ws: WebSocket, userId: string, sessionToken: string) => {
     const conn: Connection = { ws, userId, sessionToken, lastSeen: Date.now() };
     connections.add(conn);
+    websocketConnections.inc({ service: 'friends' });
     ws.on('message', (data, isBinary) => {
       conn.lastSeen = Date.now();
       // The SDK's heartbeat; anything else from a client has no meaning here and is ignored.
@@ -109,6 +111,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
     ws.on('ping', () => (conn.lastSeen = Date.now()));
     ws.on('error', () => {});
     ws.on('close', () => {
+      websocketConnections.dec({ service: 'friends' });
       connections.delete(conn);
       if (hub.remove(userId, ws)) tracker.sync(userId);
     });

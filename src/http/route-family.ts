@@ -1,0 +1,32 @@
+/**
+ * The route family of a request: a small, fixed set of label values for metrics and logs, never
+ * a value taken from the request as it is (a label per class name or object id would grow the
+ * metrics without bound).
+ */
+
+/** Families of the routes Fastify itself serves (outside the API table). */
+const SERVER_ROUTES: Readonly<Record<string, string>> = {
+  '/health': 'health',
+  '/health/live': 'health',
+  '/metrics': 'metrics',
+};
+
+/**
+ * The family of a request: for the API (`/1.1/...`, `/1/...`, module prefixes such as
+ * `/friend/...`) the first segment after the version when it is one the route table knows
+ * (`classes`, `users`, `batch`, ...), else `other`; `health`, `metrics`, `console`, `pages`,
+ * `export-download` for the server's own routes; `not-found` for no route at all.
+ * `routeUrl` is the pattern Fastify matched (undefined when none did).
+ */
+export function routeFamily(routeUrl: string | undefined, path: string, known: ReadonlySet<string>): string {
+  if (routeUrl === undefined) return 'not-found';
+  const fixed = SERVER_ROUTES[routeUrl];
+  if (fixed) return fixed;
+  if (routeUrl.startsWith('/console')) return 'console';
+  if (routeUrl.startsWith('/larder/export/')) return 'export-download';
+  if (!routeUrl.endsWith('/*')) return 'pages';
+  const segs = path.split('?')[0].split('/').filter(Boolean);
+  // `/1.1/classes/...` -> classes; a module prefix (`/friend/v2/...`) is its own family.
+  const seg = /^\d+(\.\d+)?$/.test(segs[0] ?? '') ? segs[1] : segs[0];
+  return seg !== undefined && known.has(seg) ? seg : 'other';
+}

@@ -1,0 +1,63 @@
+/**
+ * The metrics of Larder's core, declared in one place so that docs/operations.md can list them
+ * and each is created once. Components that own a metric of their own (a module, a limiter)
+ * declare it next to their code with the helpers of registry.ts.
+ */
+import { counter, gauge, histogram } from './registry.ts';
+
+/** API requests answered, by route family (route-family.ts), method and HTTP status. */
+export const httpRequests = counter({
+  name: 'larder_http_requests_total',
+  help: 'HTTP requests answered, by route family, method and status code',
+  labelNames: ['family', 'method', 'status'] as const,
+});
+
+/** Time from request to response, by route family and method. */
+export const httpDuration = histogram({
+  name: 'larder_http_request_duration_seconds',
+  help: 'HTTP request duration in seconds, by route family and method',
+  labelNames: ['family', 'method'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+/** Requests refused with HTTP 429, by route family: every rate limit of the API counts here. */
+export const rateLimitRefusals = counter({
+  name: 'larder_rate_limit_refusals_total',
+  help: 'Requests refused by a rate limit (HTTP 429), by route family',
+  labelNames: ['family'] as const,
+});
+
+/**
+ * Statements that had to queue for a pool connection (none idle, the pool at its size). Counted
+ * when the statement starts, from two pool counters: no timing on the hot path.
+ */
+export const dbPoolWaits = counter({
+  name: 'larder_db_pool_waits_total',
+  help: 'Statements that waited for a PostgreSQL pool connection (every connection busy)',
+});
+
+/** Statements cancelled by the statement timeout (code 124 to the client). */
+export const statementTimeouts = counter({
+  name: 'larder_db_statement_timeouts_total',
+  help: 'SQL statements cancelled by LARDER_STATEMENT_TIMEOUT_MS',
+});
+
+/** Open WebSocket connections, by service (friends, livequery, ...). */
+export const websocketConnections = gauge({
+  name: 'larder_websocket_connections',
+  help: 'Open WebSocket connections, by service',
+  labelNames: ['service'] as const,
+});
+
+/** Export jobs that ended in this process, by outcome. */
+export const exportJobs = counter({
+  name: 'larder_export_jobs_total',
+  help: 'Data export jobs run by this process, by outcome (done, failed)',
+  labelNames: ['outcome'] as const,
+});
+
+/** Export jobs running in this process now. */
+export const exportJobsRunning = gauge({
+  name: 'larder_export_jobs_running',
+  help: 'Data export jobs running in this process',
+});
