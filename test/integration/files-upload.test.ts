@@ -245,13 +245,23 @@ for (const engine of engines()) {
       assert.equal(await blobCount(), before - 1);
     });
 
-    test('DELETE /1.1/files/<id> in a batch removes the bytes too', async () => {
+    test('deletes in a batch, and master-key deletes through /1.1/classes/_File, remove the bytes too', async () => {
     const t = await token('batched.txt');
     await put(t.body.upload_url, 'batched');
-    const batch = await api('POST', '/1.1/batch', { requests: [{ method: 'DELETE', path: `/1.1/files/${t.body.objectId}` }] });
-    assert.deepEqual(batch.body, [{ success: {} }]);
-    assert.equal((await fetch(t.body.url)).status, 404);
-    assert.equal(await state(t.body.objectId), undefined);
+    const m = await token('by-master.txt', { ACL: {} });
+    await put(m.body.upload_url, 'master only');
+    const refused = await api('DELETE', `/1.1/classes/_File/${m.body.objectId}`);
+    assert.equal(refused.status, 403);
+    assert.equal((await fetch(m.body.url)).status, 200);
+    const batch = await api('POST', '/1.1/batch', { requests: [
+      { method: 'DELETE', path: `/1.1/files/${t.body.objectId}` },
+      { method: 'DELETE', path: `/1.1/classes/_File/${m.body.objectId}` },
+    ] }, MASTER);
+    assert.deepEqual(batch.body, [{ success: {} }, { success: {} }]);
+    for (const f of [t, m]) {
+      assert.equal((await fetch(f.body.url)).status, 404);
+      assert.equal(await state(f.body.objectId), undefined);
+    }
   });
 
   test('bad fileTokens and fileCallback bodies are 400s; the record needs create permission', async () => {

@@ -54,6 +54,9 @@ export function filesModule(given?: FilesOptions): LarderModule {
     { method: 'POST', path: '/1.1/fileCallback', handler: async (req) => ok(await fileCallback(service(), req.body)) },
     { method: 'DELETE', path: '/1.1/files/:objectId', handler: destroy },
     { method: 'DELETE', path: '/1.1/classes/files/:objectId', handler: destroy },
+    // The class's own name too: deletes by the master key (or anyone the ACL allows) through
+    // /1.1/classes/_File, also inside a batch, remove the bytes like file.destroy() does.
+    { method: 'DELETE', path: '/1.1/classes/_File/:objectId', handler: destroy },
     {
       method: 'POST',
       path: '/1.1/qiniu',
