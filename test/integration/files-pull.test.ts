@@ -38,12 +38,13 @@ function fileDomain(): { server: Server; hits: Map<string, number> } {
       return; // never finishes
     }
     if (kind === 'steady' && body) {
-      // 8 chunks 60 ms apart: longer in all than the idle timeout, never idle for that long.
+      // 10 chunks 250 ms apart: 2.5 s in all, longer than the 1.5 s idle timeout, yet never idle
+      // for that long (a wide margin, so that a busy machine does not turn it into a stall).
       res.writeHead(200);
       Readable.from((async function* () {
-        for (let i = 0; i < 8; i++) {
-          await new Promise((r) => setTimeout(r, 60));
-          yield body.subarray(i * 5000, (i + 1) * 5000);
+        for (let i = 0; i < 10; i++) {
+          await new Promise((r) => setTimeout(r, 250));
+          yield body.subarray(i * 4000, (i + 1) * 4000);
         }
       })()).pipe(res);
       return;
@@ -66,7 +67,7 @@ forEachEngine('larder files pull', (h) => {
   const options = (extra: Partial<PullOptions> = {}): PullOptions => {
     const svc = filesServiceOf(h().app);
     assert.ok(svc);
-    return { db: h().db, store: svc.store, filesBaseUrl: `${base}/files`, maxBytes: 1_000_000, concurrency: 3, dryRun: false, retries: 3, idleTimeoutMs: 300, backoffMs: 5, ...extra };
+    return { db: h().db, store: svc.store, filesBaseUrl: `${base}/files`, maxBytes: 1_000_000, concurrency: 3, dryRun: false, retries: 3, idleTimeoutMs: 1500, backoffMs: 5, ...extra };
   };
   const record = async (id: string) => (await h().client.get(`/1.1/files/${id}`, undefined, { master: true })).body;
 

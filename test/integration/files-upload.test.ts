@@ -11,6 +11,8 @@ import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { cleanupOnce } from '../../src/modules/files/remove-file.ts';
 import { sql } from '../../src/sql/fragment.ts';
+import { makeContext } from '../../src/http/dispatch.ts';
+import { deleteObjects } from '../../src/objects/delete-object.ts';
 import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
 
 const MAX = 4096;
@@ -262,6 +264,17 @@ for (const engine of engines()) {
       assert.equal((await fetch(f.body.url)).status, 404);
       assert.equal(await state(f.body.objectId), undefined);
     }
+  });
+
+  test('a _File delete by any other path through the write pipeline removes the bytes after the commit', async () => {
+    const t = await token('piped.txt');
+    await put(t.body.upload_url, 'piped');
+    const ctx = makeContext(h.app, { credentials: {}, production: true }, true, base);
+    await deleteObjects(ctx, '_File', [t.body.objectId]);
+    // The after stage runs once the delete is committed, without the caller waiting for it.
+    for (let i = 0; i < 500 && (await state(t.body.objectId)) !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(await state(t.body.objectId), undefined);
+    assert.equal((await fetch(t.body.url)).status, 404);
   });
 
   test('bad fileTokens and fileCallback bodies are 400s; the record needs create permission', async () => {

@@ -37,6 +37,8 @@ async function openStore(opts: FilesOptions): Promise<BlobStore> {
  */
 export function filesModule(given?: FilesOptions): LarderModule {
   let svc: FilesService | undefined;
+  /** Files whose delete route removes the bytes itself (the after extension skips them). */
+  const removingHere = new Set<string>();
   const service = (): FilesService => {
     if (!svc) throw new ApiError('notReady', 'The file service is starting.');
     return svc;
@@ -44,9 +46,15 @@ export function filesModule(given?: FilesOptions): LarderModule {
   const destroy = async (req: ApiRequest): Promise<ApiResponse> => {
     const ids = req.params.objectId.split(',');
     for (const id of ids) if (!isValidObjectId(id)) throw new ApiError('missingObjectId', `Invalid object id '${id.slice(0, 80)}'.`);
-    // The record goes with the usual ACL and class-permission checks; then its bytes.
-    await deleteObjects(req.ctx, FILE_CLASS, ids);
-    await removeBytesOfDeleted(service(), ids);
+    // The record goes with the usual ACL and class-permission checks; then its bytes, before
+    // answering (the after extension below leaves these ids to this route).
+    for (const id of ids) removingHere.add(id);
+    try {
+      await deleteObjects(req.ctx, FILE_CLASS, ids);
+      await removeBytesOfDeleted(service(), ids);
+    } finally {
+      for (const id of ids) removingHere.delete(id);
+    }
     return ok({});
   };
   const routes: Route[] = [
@@ -85,6 +93,14 @@ export function filesModule(given?: FilesOptions): LarderModule {
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
       const running = svc;
+      // Any committed delete of a _File record (whatever route or batch made it) removes its
+      // bytes; the file routes above do it themselves before answering, so that the url is gone
+      // when destroy() resolves.
+      const unregister = app.writes.register({
+        name: 'files: remove bytes of deleted files',
+        interest: (className, op) => (className === FILE_CLASS && op === 'delete' ? { after: true } : undefined),
+        after: (event) => removingHere.has(event.objectId) ? undefined : removeBytesOfDeleted(running, [event.objectId]).catch((err: unknown) => logger.error({ err, objectId: event.objectId }, 'removing the bytes of a deleted file failed')),
+      });
       let timer: NodeJS.Timeout | undefined;
       let pass: Promise<unknown> = Promise.resolve();
       const tick = () => {
@@ -95,6 +111,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
         timer.unref();
       });
       server.addHook('onClose', async () => {
+        unregister();
         clearInterval(timer);
         await pass;
         await store.close();
