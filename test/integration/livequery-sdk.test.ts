@@ -66,6 +66,15 @@ forEachEngine('livequery: the JS SDK end to end', (h) => {
     await live.unsubscribe();
   });
 
+  test('batch/save (Swift, Objective-C, Java) and sign-up writes cause events too', async () => {
+    const live = await new AV.Query('LqSaved').equalTo('kind', 'k').subscribe();
+    const rec = recordEvents(live);
+    const saved = await h().client.post('/1.1/batch/save', { requests: [{ method: 'POST', path: '/1.1/classes/LqSaved', body: { kind: 'k', __internalId: 'i1' }, new: true }] });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal((await rec.next((e) => e.op === 'create')).object.kind, 'k');
+    await live.unsubscribe();
+  });
+
   test('login fires for a matching user; hidden fields never travel', async () => {
     const u = await signUp(h());
     // _User queries are for the master key by default, and a subscription is the find it stands for.

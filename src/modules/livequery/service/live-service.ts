@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
 import type { Logger } from '../../../log.ts';
 import { sql } from '../../../sql/fragment.ts';
-import { matchChange, type ObjectChange } from '../events/match-change.ts';
+import { matchChange, type ObjectChange, type Push } from '../events/match-change.ts';
 import { deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
 import { ensureLiveQueryTables } from '../store/livequery-tables.ts';
 import { dropProcess, reclaimClients, renewLease, sweepExpired } from '../store/process-lease.ts';
@@ -37,7 +37,8 @@ export class LiveQueryService {
   readonly processId = `${process.pid}-${randomBytes(6).toString('hex')}`;
   readonly registry = new SubscriptionRegistry();
   private readonly clients = new Map<string, Set<ClientLink>>();
-  private readonly chains = new Map<string, Promise<void>>();
+  private outgoing: { matched: Promise<Push[]>; done: () => void }[] = [];
+  private flushing: Promise<void> | undefined;
   private acks: { subscriptionId: string; seq: string }[] = [];
   private ackTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
@@ -65,7 +66,7 @@ export class LiveQueryService {
     this.stopped = true;
     if (this.leaseTimer) clearTimeout(this.leaseTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
-    await Promise.all([...this.chains.values()]);
+    await this.flushing;
     await this.flushAcks().catch(() => {});
     await dropProcess(this.app, this.processId).catch((err: unknown) => this.logger.warn({ err }, 'livequery: giving up the lease failed'));
   }
@@ -78,26 +79,39 @@ export class LiveQueryService {
   // --- writes -------------------------------------------------------------------------------
 
   /**
-   * Publishes one committed write. Writes of one class are published in commit order (one
-   * chain per class), so a client sees an object's events in the order they happened.
+   * Publishes one committed write. Matching runs at once (writes are matched concurrently);
+   * storing and sending go through one queue in commit order, and whatever queued up while the
+   * previous round was being stored is stored in one statement and one notification (so the
+   * queue keeps up with bursts instead of paying three round trips per write). Resolves once
+   * this write's pushes are sent.
    */
   publish(change: ObjectChange): Promise<void> {
     if (this.stopped || !this.registry.watches(change.className)) return Promise.resolve();
-    const prev = this.chains.get(change.className) ?? Promise.resolve();
-    const next = prev.then(() => this.publishNow(change)).catch((err: unknown) => this.logger.error({ err, className: change.className }, 'livequery: publishing a write failed'));
-    this.chains.set(change.className, next);
-    void next.then(() => {
-      if (this.chains.get(change.className) === next) this.chains.delete(change.className);
+    const matched = matchChange(this.app, this.registry, change).catch((err: unknown) => {
+      this.logger.error({ err, className: change.className }, 'livequery: matching a write failed');
+      return [] as Push[];
     });
-    return next;
+    return new Promise<void>((done) => {
+      this.outgoing.push({ matched, done });
+      this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
+    });
   }
 
-  private async publishNow(change: ObjectChange): Promise<void> {
-    const pushes = await matchChange(this.app, this.registry, change);
-    if (pushes.length === 0) return;
-    const stored = await storeEvents(this.app, pushes);
-    this.deliver(stored);
-    await this.broadcast(stored);
+  private async flush(): Promise<void> {
+    while (this.outgoing.length > 0) {
+      const round = this.outgoing.splice(0);
+      try {
+        const pushes = (await Promise.all(round.map((r) => r.matched))).flat();
+        if (pushes.length > 0) {
+          const stored = await storeEvents(this.app, pushes);
+          this.deliver(stored);
+          await this.broadcast(stored);
+        }
+      } catch (err) {
+        this.logger.error({ err }, 'livequery: storing or sending pushes failed');
+      }
+      for (const r of round) r.done();
+    }
   }
 
   private deliver(events: readonly OutboxEvent[]): void {
