@@ -56,9 +56,3 @@ export interface RequestContext {
   /** Resolves (once) who the caller is. */
   principal(): Promise<Principal>;
 }
-
-/** ACL principals for queries: null means "no ACL filter" (master key). */
-export async function readersOf(ctx: RequestContext): Promise<readonly string[] | null> {
-  const p = await ctx.principal();
-  return p.master ? null : p.readers;
-}

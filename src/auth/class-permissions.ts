@@ -1,6 +1,5 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import type { Condition } from '../query/ast.ts';
 import { defaultRule, ruleAllows, ruleNeedsCaller, type ClassOperation } from '../schema/class-security.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import type { WriteOp } from '../objects/write-ops.ts';
@@ -33,28 +32,4 @@ export async function checkAddFields(ctx: RequestContext, schema: ClassSchema | 
   if (ctx.master || !schema) return;
   const adds = ops.some((op) => op.kind !== 'delete' && !Object.hasOwn(schema.fields, op.path[0]));
   if (adds) await checkClassPermission(ctx, schema.name, 'add_fields');
-}
-
-/** Every class an inner query ($inQuery, $notInQuery, $select, $dontSelect) reads, nested ones too. */
-export function innerQueryClasses(cond: Condition, out = new Set<string>()): Set<string> {
-  switch (cond.kind) {
-    case 'and':
-    case 'or':
-      for (const c of cond.conditions) innerQueryClasses(c, out);
-      break;
-    case 'inQuery':
-    case 'select':
-      out.add(cond.query.className);
-      innerQueryClasses(cond.query.where, out);
-      break;
-    default:
-      break;
-  }
-  return out;
-}
-
-/** Inner queries are finds on their classes: each needs the `find` permission there. */
-export async function checkInnerQueries(ctx: RequestContext, cond: Condition): Promise<void> {
-  if (ctx.master) return;
-  for (const className of innerQueryClasses(cond)) await checkClassPermission(ctx, className, 'find');
 }

@@ -1,11 +1,9 @@
 import type { RequestContext } from '../app-context.ts';
-import { readersOf } from '../app-context.ts';
-import { checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
+import { checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
-import { compileFilter } from './find-objects.ts';
 import { deleteOwnedRelations } from './relation-rows.ts';
-import { writeAclClause } from './write-acl.ts';
+import { accessOf, planWrite } from '../plan/index.ts';
 import { whyNoWrite } from './write-outcome.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
 import { restObjectOf, splitWriteBody } from './write-body.ts';
@@ -29,13 +27,8 @@ export async function deleteObjects(ctx: RequestContext, className: string, obje
   if (!schema) throw new ApiError('classNotFound');
   if (objectIds.length > MAX_DELETE_IDS) throw new ApiError('badRequest', `At most ${MAX_DELETE_IDS} objects can be deleted at once.`);
   await checkClassPermission(ctx, className, 'delete');
-  const writers = await readersOf(ctx);
-  let cond: Sql = sql`TRUE`;
-  if (where !== undefined) {
-    const compiled = compileFilter(schema, where, ctx, writers);
-    await checkInnerQueries(ctx, compiled.cond);
-    cond = compiled.filter;
-  }
+  const access = await accessOf(ctx);
+  const rowTests = await planWrite(access, schema, { where });
   const table = ident(className);
   // The pipeline's before stage: each stored object is shown to the before extensions (hooks),
   // any of which may refuse the delete; nothing is deleted then.
@@ -53,10 +46,10 @@ export async function deleteObjects(ctx: RequestContext, className: string, obje
   const events: WriteEvent[] = [];
   await db.transaction(async (tx) => {
     const existing = await tx.query<ObjectRow & { ok: boolean }>(
-      sql`SELECT ${columns}(${writeAclClause(writers)}) AND (${cond}) AS ok FROM ${table} WHERE "objectId" = ANY(${objectIds}::text[]) FOR UPDATE`,
+      sql`SELECT ${columns}(${rowTests.writable}) AND (${rowTests.matches}) AS ok FROM ${table} WHERE "objectId" = ANY(${objectIds}::text[]) FOR UPDATE`,
     );
     const refused = existing.find((r) => !r.ok);
-    if (refused) throw await whyNoWrite(tx, className, refused.objectId, writers);
+    if (refused) throw await whyNoWrite(tx, className, refused.objectId, access);
     if (!existing.length) {
       if (where !== undefined) throw new ApiError('noEffect');
       return;

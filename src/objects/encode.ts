@@ -14,6 +14,8 @@ export interface EncodeOptions {
   withAcl: boolean;
   /** Read with the master key: it also sees `authData` (schema/hidden-fields.ts). */
   master?: boolean;
+  /** Further fields to drop (client-invisible ones, chosen by the planner: plan/field-policy.ts). */
+  drop?: readonly string[];
   /** The class's schema: its Relation fields show their marker on every object (relation-fields.ts). */
   schema?: ClassSchema;
 }
@@ -38,6 +40,7 @@ export function encodeOwnedRow(row: ObjectRow, opts: EncodeOptions): WireObject 
 /** Completes `out` (the row's document or a copy of it) to the wire form. */
 function encodeInto(out: WireObject, row: ObjectRow, opts: EncodeOptions): WireObject {
   for (const h of hiddenFieldsFor(opts.className, opts.master === true)) delete out[h];
+  if (opts.drop) for (const f of opts.drop) delete out[f];
   out.objectId = row.objectId;
   out.createdAt = toIso(row.createdAt);
   out.updatedAt = toIso(row.updatedAt);

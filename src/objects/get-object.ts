@@ -1,17 +1,15 @@
 import type { RequestContext } from '../app-context.ts';
-import { readersOf } from '../app-context.ts';
-import { checkClassPermission, classPermits } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { aclClause } from '../query/sql/compile-where.ts';
-import { isBuiltInClass } from '../schema/types.ts';
-import { ident, sql } from '../sql/fragment.ts';
+import { accessOf, droppedFrom, fieldView, selectById, type Access } from '../plan/index.ts';
+import { isBuiltInClass, type ClassSchema } from '../schema/types.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
 import { OBJECT_COLUMNS, TEXT_COLUMNS, type ObjectRow } from './object-row.ts';
-import { mayHoldFile, parsedRow, RawJson, rowJson, textEncodable, type TextRow } from './raw-json.ts';
+import { mayHoldFile, parsedRow, RawJson, rowJson, type TextRow } from './raw-json.ts';
 import { projectKeys, type KeySelection } from './project-keys.ts';
+import { hasRelationFields } from './relation-fields.ts';
 
 /** Options of a get by id. */
 export interface GetOptions {
@@ -27,24 +25,31 @@ export interface GetOptions {
  * classes and 400/211 for built-in ones.
  */
 export async function getObject(ctx: RequestContext, className: string, objectId: string, opts: GetOptions): Promise<WireObject | undefined> {
-  const readers = await checkGet(ctx, className);
-  const rows = await ctx.app.db.query<ObjectRow>(
-    prepared(sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ${objectId} AND ${aclClause(readers)}`),
-  );
-  return rows[0] ? finish(ctx, className, rows[0], readers, opts) : undefined;
+  const { access, schema } = await checkGet(ctx, className);
+  const rows = await ctx.app.db.query<ObjectRow>(prepared(selectById(access, className, OBJECT_COLUMNS, objectId)));
+  return rows[0] ? finish(ctx, className, rows[0], { access, schema }, opts) : undefined;
 }
 
-/** The checks of a get (404/101 for an unknown class, class permission); the caller's readers. */
-async function checkGet(ctx: RequestContext, className: string): Promise<readonly string[] | null> {
-  if (!(await ctx.app.classes.find(className))) throw new ApiError('classNotFound');
-  await checkClassPermission(ctx, className, 'get');
-  return readersOf(ctx);
+/** Who reads and the class read. */
+interface Checked {
+  access: Access;
+  schema: ClassSchema;
 }
 
-async function finish(ctx: RequestContext, className: string, row: ObjectRow, readers: readonly string[] | null, opts: GetOptions): Promise<WireObject> {
+/** The checks of a get (404/101 for an unknown class, class permission); the caller's access. */
+async function checkGet(ctx: RequestContext, className: string): Promise<Checked> {
+  const schema = await ctx.app.classes.find(className);
+  if (!schema) throw new ApiError('classNotFound');
+  const access = await accessOf(ctx);
+  await access.require(className, 'get');
+  return { access, schema };
+}
+
+async function finish(ctx: RequestContext, className: string, row: ObjectRow, { access, schema }: Checked, opts: GetOptions): Promise<WireObject> {
   const { db, classes } = ctx.app;
-  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts), master: ctx.master, schema: classes.cached(className) });
-  if (opts.include.length) await resolveIncludes({ db, classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, [obj], opts.include);
+  const view = fieldView(access, className);
+  const obj = encodeOwnedRow(row, { className, withAcl: withAcl(ctx, opts), master: view.master, drop: droppedFrom(view, row.objectId), schema });
+  if (opts.include.length) await resolveIncludes({ db, classes, access }, [obj], opts.include);
   await expandFiles(db, [obj]);
   return projectKeys(obj, opts.keys);
 }
@@ -59,14 +64,18 @@ function withAcl(ctx: RequestContext, opts: GetOptions): boolean {
  * (raw-json.ts); otherwise it is getObject's.
  */
 export async function getObjectJson(ctx: RequestContext, className: string, objectId: string, opts: GetOptions): Promise<WireObject | RawJson | undefined> {
-  if (opts.include.length || opts.keys || withAcl(ctx, opts) || !textEncodable(className, await ctx.app.classes.find(className))) return getObject(ctx, className, objectId, opts);
-  const readers = await checkGet(ctx, className);
-  const rows = await ctx.app.db.query<TextRow>(
-    prepared(sql`SELECT ${TEXT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ${objectId} AND ${aclClause(readers)}`),
-  );
+  if (opts.include.length || opts.keys || withAcl(ctx, opts)) return getObject(ctx, className, objectId, opts);
+  const checked = await checkGet(ctx, className);
+  const { access } = checked;
+  // Rows that need fields dropped or Relation markers added go through the parsing path.
+  if (!fieldView(access, className).textEncodable || hasRelationFields(checked.schema)) {
+    const rows = await ctx.app.db.query<ObjectRow>(prepared(selectById(access, className, OBJECT_COLUMNS, objectId)));
+    return rows[0] ? finish(ctx, className, rows[0], checked, opts) : undefined;
+  }
+  const rows = await ctx.app.db.query<TextRow>(prepared(selectById(access, className, TEXT_COLUMNS, objectId)));
   const row = rows[0];
   if (!row) return undefined;
-  return mayHoldFile(row) ? finish(ctx, className, parsedRow(row), readers, opts) : new RawJson(rowJson(row));
+  return mayHoldFile(row) ? finish(ctx, className, parsedRow(row), checked, opts) : new RawJson(rowJson(row));
 }
 
 /** The error for a missing object of a built-in class (400/211). */

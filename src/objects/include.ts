@@ -1,7 +1,6 @@
 import { ApiError } from '../errors/api-error.ts';
-import { aclClause } from '../query/sql/compile-where.ts';
+import { droppedFrom, fieldView, selectByIds, type Access } from '../plan/index.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
-import { ident, sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
@@ -38,10 +37,11 @@ function isPointer(v: unknown): v is PointerValue {
 export interface IncludeDeps {
   db: Queryable;
   classes: ClassRegistry;
-  /** ACL principals; null = master key. Included objects obey the same ACL as the query. */
-  readers: readonly string[] | null;
-  /** Class permission to read pointed objects of a class (`get`); classes it refuses stay pointers. */
-  permits?: (className: string) => Promise<boolean>;
+  /**
+   * Who reads: included objects obey the same ACL and field policy as the query, and classes
+   * whose `get` permission the caller lacks stay pointers.
+   */
+  access: Access;
 }
 
 /**
@@ -88,11 +88,10 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
   for (const [className, set] of ids) {
     const schema = await deps.classes.find(className, deps.db);
     if (!schema) continue;
-    if (deps.permits && !(await deps.permits(className))) continue;
-    const rows = await deps.db.query<ObjectRow>(
-      sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)} WHERE "objectId" = ANY(${[...set]}::text[]) AND ${aclClause(deps.readers)}`,
-    );
-    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: deps.readers === null, schema }));
+    if (!(await deps.access.permits(className, 'get'))) continue;
+    const rows = await deps.db.query<ObjectRow>(selectByIds(deps.access, className, OBJECT_COLUMNS, [...set]));
+    const view = fieldView(deps.access, className);
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
   }
   return out;
 }

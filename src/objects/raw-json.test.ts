@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeRow } from './encode.ts';
-import { mayHoldFile, parsedRow, RawJson, rowJson, textEncodable } from './raw-json.ts';
+import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
 
 // What jsonb prints for a document (key order by length, then bytes; ", " and ": " spacing).
 const docs: string[] = [
@@ -26,11 +26,6 @@ test('a File reference sends the row through the parsing path', () => {
   assert.equal(mayHoldFile({ ...base, data_text: '{"pic": {"id": "f1", "__type": "File"}}' }), true);
   assert.equal(mayHoldFile({ ...base, data_text: '{"pics": [{"id": "f1", "__type": "File"}]}' }), true);
   assert.equal(mayHoldFile({ ...base, data_text: '{"p": {"__type": "Pointer", "objectId": "x", "className": "File"}}' }), false);
-});
-
-test('classes with hidden fields are not spliced', () => {
-  assert.equal(textEncodable('_User'), false);
-  assert.equal(textEncodable('Bench'), true);
 });
 
 test('RawJson serialises as the value it holds, not as a string', () => {

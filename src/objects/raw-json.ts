@@ -1,7 +1,4 @@
-import { hiddenFields } from '../schema/hidden-fields.ts';
-import type { ClassSchema } from '../schema/types.ts';
 import type { ObjectRow } from './object-row.ts';
-import { hasRelationFields } from './relation-fields.ts';
 import { toIso } from './timestamps.ts';
 
 /**
@@ -29,15 +26,6 @@ export interface TextRow {
 // hold one goes through the parsing path, which expands files. A false alarm (a string value
 // that happens to contain these characters) only costs the slower path.
 const FILE_MARK = '"__type": "File"';
-
-/**
- * Whether rows of this class can be sent as spliced text: no hidden fields to drop (only
- * built-in classes have them) and no Relation markers to add (relation-fields.ts). Callers also
- * need no include, no keys, no ACL in the answer.
- */
-export function textEncodable(className: string, schema?: ClassSchema): boolean {
-  return hiddenFields(className).length === 0 && !hasRelationFields(schema);
-}
 
 /** Whether a row's document may hold a File reference (it then needs expandFiles). */
 export function mayHoldFile(row: TextRow): boolean {

@@ -1,16 +1,14 @@
 import type { RequestContext } from '../app-context.ts';
-import { readersOf } from '../app-context.ts';
-import { checkAddFields, checkClassPermission, checkInnerQueries } from '../auth/class-permissions.ts';
+import { checkAddFields, checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { permsOf } from './acl.ts';
 import { changedKeys, compileUpdate, typesOf } from './field-operations.ts';
-import { compileFilter } from './find-objects.ts';
 import { parseWriteBody } from './parse-write.ts';
 import { applyRelationChanges } from './relation-rows.ts';
 import { toIso } from './timestamps.ts';
-import { writeAclClause } from './write-acl.ts';
+import { accessOf, planWrite, type Access, type WritePlan } from '../plan/index.ts';
 import { whyNoWrite } from './write-outcome.ts';
 import type { WireObject } from './encode.ts';
 import type { ObjectRow } from './object-row.ts';
@@ -40,8 +38,9 @@ export interface Updated {
 /** An update that passed validation and permissions: what the statement needs. */
 interface CheckedUpdate {
   readonly parsed: ParsedWrite;
-  readonly writers: readonly string[] | null;
-  readonly where: Sql;
+  readonly access: Access;
+  /** The write ACL and the `where` (plan/plan-write.ts). */
+  readonly rowTests: WritePlan;
 }
 
 /** Validation and permissions of an update (the pipeline's first two stages). */
@@ -52,14 +51,9 @@ async function checkUpdate(ctx: RequestContext, className: string, sent: unknown
   await checkClassPermission(ctx, className, 'update');
   const parsed = parseWriteBody(body, 'update');
   await checkAddFields(ctx, schema, parsed.ops);
-  const writers = await readersOf(ctx);
-  let where: Sql = sql`TRUE`;
-  if (opts.where !== undefined) {
-    const compiled = compileFilter(schema, opts.where, ctx, writers);
-    await checkInnerQueries(ctx, compiled.cond);
-    where = compiled.filter;
-  }
-  return { parsed, writers, where };
+  const access = await accessOf(ctx);
+  const rowTests = await planWrite(access, schema, { where: opts.where });
+  return { parsed, access, rowTests };
 }
 
 type Ret = { updatedAt: unknown; data: Record<string, unknown> };
@@ -78,7 +72,7 @@ function updateStatement(className: string, objectId: string, w: CheckedUpdate, 
     setAcl = sql`, acl = ${JSON.stringify(w.parsed.acl)}::jsonb, rperm = ${rperm}::text[], wperm = ${wperm}::text[]`;
   }
   const set = sql`SET data = ${data}, "updatedAt" = ${now}::timestamptz${setAcl}`;
-  const cond = sql`${t}."objectId" = ${objectId} AND ${writeAclClause(w.writers)} AND ${w.where}`;
+  const cond = sql`${t}."objectId" = ${objectId} AND ${w.rowTests.writable} AND ${w.rowTests.matches}`;
   if (!needs.after) return sql`UPDATE ${t} ${set} WHERE ${cond} RETURNING "updatedAt", data`;
   const row = sql`${t}."objectId", ${t}."createdAt", ${t}."updatedAt", ${t}.acl, ${t}.data`;
   if (!needs.previous) return sql`UPDATE ${t} ${set} WHERE ${cond} RETURNING ${row}`;
@@ -112,7 +106,7 @@ async function commitUpdate(ctx: RequestContext, className: string, objectId: st
     if (rows[0]) classes.publish(result.s);
   }
   const row = rows[0] as (Ret & FullRet) | undefined;
-  if (!row) throw await whyNoWrite(db, className, objectId, w.writers);
+  if (!row) throw await whyNoWrite(db, className, objectId, w.access);
   const keys = changedKeys(parsed.ops);
   const changed: WireObject = {};
   for (const k of keys) if (Object.hasOwn(row.data, k)) changed[k] = row.data[k];

@@ -1,11 +1,10 @@
 import type { RequestContext } from '../app-context.ts';
-import { readersOf } from '../app-context.ts';
 import { invalidateRoles } from '../auth/cache-invalidation.ts';
 import { checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../objects/decode-value.ts';
 import { updateObject, type Updated, type UpdateOptions } from '../objects/update-object.ts';
-import { writeAclClause } from '../objects/write-acl.ts';
+import { accessOf, writeTest } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { ROLE_CLASS } from './create-role.ts';
 import { parseRoleBody } from './role-body.ts';
@@ -18,9 +17,9 @@ import { parseRoleBody } from './role-body.ts';
 async function dropUnchangedName(ctx: RequestContext, objectId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (!Object.hasOwn(body, 'name')) return body;
   const { name, ...rest } = body;
-  const writers = await readersOf(ctx);
+  const access = await accessOf(ctx);
   const rows = await ctx.app.db.query<{ name: string | null; writable: boolean }>(
-    sql`SELECT data->>'name' AS name, ${writeAclClause(writers)} AS writable FROM "_Role" WHERE "objectId" = ${objectId}`,
+    sql`SELECT data->>'name' AS name, ${writeTest(access)} AS writable FROM "_Role" WHERE "objectId" = ${objectId}`,
   );
   if (rows[0]?.writable && rows[0].name !== name) {
     throw new ApiError('readOnlyKey', "A role's name cannot be changed once the role is saved.");

@@ -2,11 +2,11 @@ import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { encodeRow, type WireObject } from '../objects/encode.ts';
 import { expandFiles } from '../objects/expand-files.ts';
-import { compileFilter } from '../objects/find-objects.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { projectKeys, type KeySelection } from '../objects/project-keys.ts';
+import { accessOf, planQuery } from '../plan/index.ts';
 import { assertNever, type Condition } from '../query/ast.ts';
-import { ident, sql } from '../sql/fragment.ts';
+import { sql } from '../sql/fragment.ts';
 import { signCursor, verifyCursor } from './scan-cursor.ts';
 import { afterCursor, resolveScanKey, scanOrder } from './scan-key.ts';
 
@@ -84,7 +84,7 @@ export async function scanObjects(ctx: RequestContext, className: string, q: Sca
   if (!schema) return { results: [], cursor: null };
   const key = resolveScanKey(q.scanKey, schema);
   const scanKey = `${key.descending ? '-' : ''}${key.name}`;
-  const { filter, cond } = compileFilter(schema, q.where, ctx, null);
+  const { table, filter, cond } = await planQuery(await accessOf(ctx), schema, { where: q.where });
   if (q.scanKey !== undefined && q.scanKey.trim() !== '' && mentionsField(cond, key.name)) {
     throw new ApiError('invalidQuery', `The scan_key '${key.name}' must not appear in where; the scan pages by it.`);
   }
@@ -92,7 +92,7 @@ export async function scanObjects(ctx: RequestContext, className: string, q: Sca
   const after = q.cursor ? verifyCursor(secret, q.cursor, { className, scanKey, now: now() }) : undefined;
   const resume = after ? afterCursor(key, after.lastValue, after.lastId) : sql`TRUE`;
   const rows = await ctx.app.db.query<ObjectRow & { _scan_value: string | null }>(
-    sql`SELECT ${OBJECT_COLUMNS}, ${key.text} AS _scan_value FROM ${ident(className)}
+    sql`SELECT ${OBJECT_COLUMNS}, ${key.text} AS _scan_value FROM ${table}
       WHERE (${filter}) AND ${resume} ORDER BY ${scanOrder(key)} LIMIT ${q.limit + 1}`,
   );
   const more = rows.length > q.limit;

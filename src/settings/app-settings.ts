@@ -1,4 +1,5 @@
 import { DEFAULT_EMAIL_TEXTS, type EmailTexts } from '../mail/mail-texts.ts';
+import { DEFAULT_INVISIBLE_FIELDS, type InvisibleFields } from '../model/invisible-fields.ts';
 import { sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
 
@@ -38,6 +39,11 @@ export interface AppSettings {
   loginLockThreshold: number;
   /** Window of those failures and length of the lock, minutes (spec: 15). */
   loginLockMinutes: number;
+  /**
+   * Console column option "invisible to clients", by class: fields only the master key reads
+   * or queries (`email` and `mobilePhoneNumber` of `_User` by default; a user sees its own).
+   */
+  clientInvisibleFields: InvisibleFields;
 }
 
 /** The two friend models; '' means not chosen yet. */
@@ -63,6 +69,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   friendsLeaseMs: 30_000,
   loginLockThreshold: 7,
   loginLockMinutes: 15,
+  clientInvisibleFields: DEFAULT_INVISIBLE_FIELDS,
 };
 
 /** Loads the app's settings, filling defaults for anything not stored. */

@@ -6,6 +6,7 @@
  */
 import { invalidateSettings, type AppState } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { changeInvisibleFields } from '../model/invisible-fields.ts';
 import { sql } from '../sql/fragment.ts';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './app-settings.ts';
 
@@ -97,7 +98,8 @@ export function parseSettingsChange(change: unknown, current: AppSettings): Part
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(change)) {
     if (!known.includes(key)) throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${known.join(', ')}`);
-    out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
+    if (key === 'clientInvisibleFields') out[key] = value === null ? defaults[key] : changeInvisibleFields(value, current.clientInvisibleFields);
+    else out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
     checkRules(key, out[key], current);
   }
   return out as Partial<AppSettings>;

@@ -19,20 +19,19 @@
  * which are about the endpoint's shape) and sees email and phone.
  */
 import type { RequestContext } from '../app-context.ts';
-import { readersOf } from '../app-context.ts';
-import { checkHiddenOrder } from '../auth/hidden-field-guard.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { encodeRow, type WireObject } from '../objects/encode.ts';
 import { expandFiles } from '../objects/expand-files.ts';
-import { compileFilter } from '../objects/find-objects.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { projectKeys, type KeySelection } from '../objects/project-keys.ts';
+import { accessOf, droppedFrom, planQuery } from '../plan/index.ts';
 import type { Condition } from '../query/ast.ts';
-import { compileOrder } from '../query/sql/compile-order.ts';
 import { sql } from '../sql/fragment.ts';
-import { USER_TABLE } from './user-store.ts';
 
-/** Fields besides the hidden ones that a strict query neither matches, sorts on nor returns. */
+/**
+ * Fields besides the hidden ones that a strict query neither matches, sorts on nor returns, even
+ * to the user itself and even when the app makes them visible to clients elsewhere.
+ */
 export const STRICT_PRIVATE_FIELDS: readonly string[] = ['email', 'mobilePhoneNumber'];
 
 /** The parsed parameters of a strict user query. */
@@ -45,7 +44,7 @@ export interface StrictQuery {
 
 const refuse = (why: string) => new ApiError('invalidQuery', `strictlyQuery: ${why}`);
 
-/** Throws 102 for inner queries and for conditions on the private fields; walks $and/$or. */
+/** Throws 102 for inner queries ($inQuery, $select, $relatedTo and negations); walks $and/$or. */
 export function checkStrictCondition(cond: Condition): void {
   switch (cond.kind) {
     case 'and':
@@ -57,15 +56,7 @@ export function checkStrictCondition(cond: Condition): void {
     case 'relatedTo':
       throw refuse('inner queries ($inQuery, $select, $relatedTo and their negations) are not supported.');
     default:
-      if (STRICT_PRIVATE_FIELDS.includes(cond.field[0])) throw refuse(`cannot query on '${cond.field[0]}'.`);
-  }
-}
-
-function checkStrictOrder(order: string | undefined): void {
-  checkHiddenOrder('_User', order);
-  for (const part of (order ?? '').split(',')) {
-    const field = part.trim().replace(/^-/, '').split('.')[0];
-    if (STRICT_PRIVATE_FIELDS.includes(field)) throw refuse(`cannot sort on '${field}'.`);
+      return;
   }
 }
 
@@ -75,28 +66,17 @@ function isEmptyWhere(where: unknown): boolean {
 
 /** Runs a strict user query; see the file comment. */
 export async function strictlyQueryUsers(ctx: RequestContext, q: StrictQuery): Promise<{ results: WireObject[] }> {
-  if (!ctx.master && !(await ctx.principal()).userId) {
+  const access = await accessOf(ctx);
+  if (!access.master && !access.userId) {
     throw new ApiError('sessionRequired', 'strictlyQuery needs the session of a logged-in user (X-LC-Session) or the master key.');
   }
-  if (!ctx.master && isEmptyWhere(q.where)) throw refuse("a 'where' condition is required.");
+  if (!access.master && isEmptyWhere(q.where)) throw refuse("a 'where' condition is required.");
   const schema = await ctx.app.classes.find('_User');
   if (!schema) return { results: [] };
-  const readers = await readersOf(ctx);
-  // compileFilter refuses the hidden fields for non-master callers (hidden-field-guard.ts).
-  const { filter, cond } = compileFilter(schema, q.where, ctx, readers);
-  if (!ctx.master) {
-    checkStrictCondition(cond);
-    checkStrictOrder(q.order);
-  }
-  const order = q.order ? compileOrder(q.order, schema) : sql`"createdAt", "objectId"`;
-  const rows = await ctx.app.db.query<ObjectRow>(
-    sql`SELECT ${OBJECT_COLUMNS} FROM ${USER_TABLE} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit}`,
-  );
-  const results = rows.map((r) => {
-    const o = encodeRow(r, { className: '_User', withAcl: false });
-    if (!ctx.master) for (const f of STRICT_PRIVATE_FIELDS) delete o[f];
-    return o;
-  });
+  // The planner refuses hidden, invisible and these protected fields for non-master callers.
+  const plan = await planQuery(access, schema, { where: q.where, order: q.order, protect: STRICT_PRIVATE_FIELDS, restrict: checkStrictCondition });
+  const rows = await ctx.app.db.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM ${plan.table} WHERE ${plan.filter} ORDER BY ${plan.order} LIMIT ${q.limit}`);
+  const results = rows.map((r) => encodeRow(r, { className: '_User', withAcl: false, master: plan.view.master, drop: droppedFrom(plan.view, r.objectId) }));
   await expandFiles(ctx.app.db, results);
   return { results: q.keys ? results.map((o) => projectKeys(o, q.keys)) : results };
 }

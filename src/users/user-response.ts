@@ -16,11 +16,13 @@ export interface UserResponseOptions {
   withAuthData?: boolean;
   /** Include the ACL (master-key reads asking for returnACL). */
   withAcl?: boolean;
+  /** Client-invisible fields the reader may not see (another user's contact data). */
+  drop?: readonly string[];
 }
 
 /** A user in login shape: never the password, the salt or (unless given) the session token. */
 export function userResponse(row: ObjectRow, opts: UserResponseOptions = {}): WireObject {
-  const out = encodeRow(row, { className: '_User', withAcl: opts.withAcl ?? false });
+  const out = encodeRow(row, { className: '_User', withAcl: opts.withAcl ?? false, drop: opts.drop });
   const withAuthData = opts.withAuthData ?? opts.sessionToken !== undefined;
   const authData = row.data.authData;
   if (withAuthData && authData !== undefined && authData !== null) out.authData = authData;

@@ -5,13 +5,13 @@
  * user's rank is the number of entries before it in that order (ranks start at 0, ties are
  * broken by who reached the value first).
  */
-import { nowOf, readersOf, type RequestContext } from '../../app-context.ts';
+import { nowOf, type RequestContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { encodeRow, type WireObject } from '../../objects/encode.ts';
 import { resolveIncludes } from '../../objects/include.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../../objects/object-row.ts';
 import { toIso } from '../../objects/timestamps.ts';
-import { aclClause } from '../../query/sql/compile-where.ts';
+import { accessOf, droppedFrom, fieldView, selectByIds } from '../../plan/index.ts';
 import { sql } from '../../sql/fragment.ts';
 import { readBoard, readBoards, type Board } from './leaderboard-store.ts';
 import type { StatisticJson } from './statistics.ts';
@@ -58,18 +58,20 @@ async function usersOf(ctx: RequestContext, ids: string[], q: RankQuery): Promis
   const out = new Map<string, WireObject>(ids.map((id) => [id, { __type: 'Pointer', className: '_User', objectId: id }]));
   const keys = [...new Set([...q.selectUserKeys, ...q.includeUser.map((p) => p[0])])];
   if (!keys.length || !ids.length) return out;
-  const readers = await readersOf(ctx);
-  // The row ACL decides, as for any read of a user; hidden fields (password, tokens) never show.
-  const rows = await ctx.app.db.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM "_User" WHERE "objectId" = ANY(${ids}::text[]) AND ${aclClause(readers)}`);
+  const access = await accessOf(ctx);
+  const view = fieldView(access, '_User');
+  // The row ACL decides, as for any read of a user; hidden and client-invisible fields (password,
+  // tokens, other users' email and phone) never show.
+  const rows = await ctx.app.db.query<ObjectRow>(selectByIds(access, '_User', OBJECT_COLUMNS, ids));
   const objects: WireObject[] = [];
   for (const r of rows) {
-    const full = encodeRow(r, { className: '_User', withAcl: false, master: ctx.master });
+    const full = encodeRow(r, { className: '_User', withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId) });
     const picked: WireObject = { __type: 'Pointer', className: '_User', objectId: r.objectId };
     for (const k of keys) if (full[k] !== undefined) picked[k] = full[k];
     out.set(r.objectId, picked);
     objects.push(picked);
   }
-  if (q.includeUser.length) await resolveIncludes({ db: ctx.app.db, classes: ctx.app.classes, readers }, objects, q.includeUser);
+  if (q.includeUser.length) await resolveIncludes({ db: ctx.app.db, classes: ctx.app.classes, access }, objects, q.includeUser);
   return out;
 }
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError } from '../../errors/api-error.ts';
 import { sql } from '../../sql/fragment.ts';
-import { compileOrder, parseOrder } from './compile-order.ts';
+import { compileOrder } from './compile-order.ts';
+import { parseOrder } from '../parse-order.ts';
 import { ITEM } from './compile-where.pg-fixture.ts';
 
 const GENERIC = (v: string, dir: string) =>

@@ -10,27 +10,9 @@
 import { ApiError } from '../../errors/api-error.ts';
 import type { ClassSchema } from '../../schema/types.ts';
 import { join, raw, type Sql, sql } from '../../sql/fragment.ts';
-import { MAX_ORDER_KEYS, tooComplex } from '../limits.ts';
 import { parseFieldKey } from '../parse-key.ts';
+import { parseOrder } from '../parse-order.ts';
 import { columnForOrder, type FieldTarget, jsonPath, resolveField, scalarExpr } from './field-expr.ts';
-
-/** One parsed order key. */
-export interface OrderKey {
-  readonly field: string;
-  readonly descending: boolean;
-}
-
-/** Splits `order` into keys; empty items (`a,,b`) and surrounding spaces are ignored. */
-export function parseOrder(order: string | undefined): OrderKey[] {
-  if (order === undefined) return [];
-  const keys = order
-    .split(',')
-    .map((k) => k.trim())
-    .filter((k) => k !== '')
-    .map((k) => (k.startsWith('-') ? { field: k.slice(1), descending: true } : { field: k, descending: false }));
-  if (keys.length > MAX_ORDER_KEYS) tooComplex('keys in order', MAX_ORDER_KEYS);
-  return keys;
-}
 
 /** The BSON-like type bucket of a jsonb value; missing and null are bucket 1. */
 function bucket(v: Sql): Sql {

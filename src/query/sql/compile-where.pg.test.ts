@@ -10,7 +10,8 @@ import { ident, sql } from '../../sql/fragment.ts';
 import { parseWhere } from '../parse-where.ts';
 import { translateRegex } from '../regex.ts';
 import { compileOrder } from './compile-order.ts';
-import { aclClause, compileWhere } from './compile-where.ts';
+import { aclClause } from './compile-subquery.ts';
+import { compileWhere } from './compile-where.ts';
 import { indexSpec } from './field-expr.ts';
 import { ALL_ITEMS, D, G, ITEM, openFixture, P, POST } from './compile-where.pg-fixture.ts';
 

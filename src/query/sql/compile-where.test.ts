@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import { ApiError } from '../../errors/api-error.ts';
 import type { ClassSchema } from '../../schema/types.ts';
 import { parseWhere } from '../parse-where.ts';
-import { aclClause, type CompileContext, compileWhere } from './compile-where.ts';
+import { aclClause } from './compile-subquery.ts';
+import { type CompileContext, compileWhere } from './compile-where.ts';
 import { ITEM, POST } from './compile-where.pg-fixture.ts';
 
 const SCHEMAS: Record<string, ClassSchema> = { Item: ITEM, Post: POST };

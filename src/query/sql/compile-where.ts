@@ -4,8 +4,8 @@
  * Fields are resolved against the class schema here: known types compile to index-friendly
  * typed expressions, unknown ones to type-guarded jsonb tests (see field-expr.ts).
  *
- * The outer ACL is NOT part of the result: the caller adds `aclClause(readers)` (exported here)
- * next to it. `readers` in the context is used for inner queries, which must filter by ACL
+ * The outer ACL is NOT part of the result: the planner (src/plan/plan-query.ts) adds it next
+ * to it. `readers` in the context is used for inner queries, which must filter by ACL
  * themselves.
  */
 import { join, type Sql, sql } from '../../sql/fragment.ts';
@@ -15,12 +15,9 @@ import {
   compileAll, compileEquals, compileExists, compileIn, compileOrdering, compileRegex, compileSize, unsupported,
 } from './compile-compare.ts';
 import { compileBox, compileNear, distanceExpr } from './compile-geo.ts';
-import { aclClause, compileInQuery, compileRelatedTo, compileRelationIn, compileSelect } from './compile-subquery.ts';
+import { compileInQuery, compileRelatedTo, compileRelationIn, compileSelect } from './compile-subquery.ts';
 import { type FieldTarget, resolveField } from './field-expr.ts';
 import { FALSE, not, TRUE } from './json-predicates.ts';
-
-/** The ACL filter for the outer query (re-exported: callers need it next to compileWhere). */
-export { aclClause };
 
 /** What compiling needs besides the condition. */
 export interface CompileContext {

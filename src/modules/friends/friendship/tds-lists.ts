@@ -1,8 +1,7 @@
 import type { RequestContext } from '../../../app-context.ts';
-import { readersOf } from '../../../app-context.ts';
 import { encodeRow, type WireObject } from '../../../objects/encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../../../objects/object-row.ts';
-import { aclClause } from '../../../query/sql/compile-subquery.ts';
+import { accessOf, droppedFrom, fieldView, selectByIds } from '../../../plan/index.ts';
 import { sql, type Sql } from '../../../sql/fragment.ts';
 import { presenceOf, type PlayerPresence } from '../presence/presence-of.ts';
 import { presenceVisibleTo } from '../presence/presence-audience.ts';
@@ -35,15 +34,17 @@ function source(kind: ListKind, owner: string): Sql {
   }
 }
 
-// Contact details stay private in another user's list entry, whatever the _User ACL says.
+// Contact details stay private in another user's list entry, whatever the _User ACL and the
+// app's invisible fields say (the planner's view drops those; these go too).
 const PRIVATE_USER_FIELDS = ['email', 'mobilePhoneNumber', 'emailVerified', 'mobilePhoneVerified'];
 
 async function usersById(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, WireObject>> {
-  const readers = await readersOf(ctx);
-  const rows = await ctx.app.db.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM "_User" WHERE "objectId" = ANY(${[...ids]}::text[]) AND ${aclClause(readers)}`);
+  const access = await accessOf(ctx);
+  const view = fieldView(access, '_User');
+  const rows = await ctx.app.db.query<ObjectRow>(selectByIds(access, '_User', OBJECT_COLUMNS, ids));
   const out = new Map<string, WireObject>();
   for (const r of rows) {
-    const u = encodeRow(r, { className: '_User', withAcl: false });
+    const u = encodeRow(r, { className: '_User', withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId) });
     for (const k of PRIVATE_USER_FIELDS) delete u[k];
     out.set(r.objectId, u);
   }

@@ -1,11 +1,12 @@
 /**
  * The JSON of one push (spec leancloud-services.md §4): `{op, object, query_id, updatedKeys?}`,
  * with the object as a query would have returned it to the subscriber: hidden fields removed
- * (a `_User`'s password hash, tokens, authData), the ACL only when the subscription asked for
+ * (a `_User`'s password hash, tokens, authData) and client-invisible ones (email, phone), the ACL only when the subscription asked for
  * it and the app returns ACLs in queries, the subscription's `keys` applied, and its className.
  */
 import type { AppContext } from '../../../app-context.ts';
 import { projectKeys } from '../../../objects/project-keys.ts';
+import { invisibleOf } from '../../../model/invisible-fields.ts';
 import { hiddenFieldsFor } from '../../../schema/hidden-fields.ts';
 import type { LiveSubscription } from '../store/subscription-registry.ts';
 import { carriesUpdatedKeys, type LiveOp } from './classify.ts';
@@ -14,6 +15,9 @@ import { carriesUpdatedKeys, type LiveOp } from './classify.ts';
 export function visibleObject(app: AppContext, sub: LiveSubscription, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...object };
   for (const h of hiddenFieldsFor(sub.className, false)) delete out[h];
+  // Client-invisible fields (users' contact data by default) never reach a subscriber, not even
+  // its own user row's: a push has no caller to compare with (plan/field-policy.ts for queries).
+  for (const f of invisibleOf(app.settings.clientInvisibleFields, sub.className)) delete out[f];
   delete out.className;
   delete out.__type;
   if (!(sub.returnACL && app.settings.includeACLInQueries)) delete out.ACL;

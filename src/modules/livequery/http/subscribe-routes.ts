@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from '../../../app-context.ts';
 import { checkClassPermission } from '../../../auth/class-permissions.ts';
-import { checkHiddenFields } from '../../../auth/hidden-field-guard.ts';
+import { accessOf, checkConditionFields } from '../../../plan/index.ts';
 import { resolvePrincipal } from '../../../auth/principal.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../http/route.ts';
@@ -33,7 +33,8 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
   const service = serviceOf(req);
   const parsed = parseSubscribeBody(req.body);
   const ctx = subscriberContext(req.ctx, req.ctx.sessionToken ?? parsed.sessionToken);
-  checkHiddenFields(parsed.query.className, parsed.condition);
+  // Hidden and client-invisible fields cannot be named by a subscriber (the planner's field policy).
+  checkConditionFields(await accessOf(ctx), parsed.query.className, parsed.condition);
   await checkClassPermission(ctx, parsed.query.className, 'find');
   // A stale token is ignored, as on every other endpoint: the subscription is then anonymous.
   const who = await ctx.principal();

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../../errors/api-error.ts';
-import { innerQueryClasses } from '../../../auth/class-permissions.ts';
+import { innerQueryClasses } from '../../../plan/index.ts';
 import type { Condition } from '../../../query/ast.ts';
 import { parseWhere } from '../../../query/parse-where.ts';
 import { checkClassName } from '../../../schema/names.ts';

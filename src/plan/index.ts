@@ -1,0 +1,11 @@
+/**
+ * The planner: the only way from a request to SQL over class tables. Use-cases, scan, user and
+ * role writes and modules import from here; none of them builds an ACL clause or checks a field
+ * policy itself (dependency-cruiser keeps it so: .dependency-cruiser.cjs).
+ */
+export { accessOf, type Access } from './read-access.ts';
+export { checkConditionFields, droppedFrom, fieldView, type FieldView } from './field-policy.ts';
+export { innerQueryClasses } from './inner-queries.ts';
+export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
+export { planWrite, writableRow, writeTest, type WritePlan, type WriteRequest } from './plan-write.ts';
+export { selectById, selectByIds } from './plan-rows.ts';
