@@ -6,7 +6,8 @@
  */
 import { isApiError } from '../errors/api-error.ts';
 import { parseAcl, permsOf, type Acl } from '../objects/acl.ts';
-import { decodeValue, fieldTypeOf, isPlainObject, normalizeIso } from '../objects/decode-value.ts';
+import { decodeValue, fieldTypeOf, isPlainObject } from '../objects/decode-value.ts';
+import { normalizeIso } from '../model/dates.ts';
 import { isValidObjectId } from '../objects/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';
 import type { FieldSchema } from '../schema/types.ts';

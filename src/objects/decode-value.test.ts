@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../errors/api-error.ts';
-import { decodeValue, fieldTypeOf, MAX_VALUE_DEPTH, normalizeIso } from './decode-value.ts';
+import { decodeValue, fieldTypeOf, MAX_VALUE_DEPTH } from './decode-value.ts';
 
 function nest(depth: number): unknown {
   let v: unknown = 1;
@@ -119,21 +119,6 @@ describe('decodeValue: rejected values', () => {
   test('__proto__ cannot pollute Object.prototype', () => {
     assert.throws(() => decodeValue(JSON.parse('{"a":{"__proto__":{"polluted":1}}}'), 'f'));
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
-  });
-});
-
-describe('normalizeIso', () => {
-  test('year 0000 to 9999 survive', () => {
-    assert.equal(normalizeIso('0001-01-01T00:00:00Z'), '0001-01-01T00:00:00.000Z');
-    assert.equal(normalizeIso('9999-12-31T23:59:59.999Z'), '9999-12-31T23:59:59.999Z');
-  });
-  test('offset without colon and hour-only offset', () => {
-    assert.equal(normalizeIso('2020-01-01T00:00:00+0130'), '2019-12-31T22:30:00.000Z');
-    assert.equal(normalizeIso('2020-01-01T00:00:00-05'), '2020-01-01T05:00:00.000Z');
-  });
-  test('rejects free text V8 would accept', () => {
-    assert.equal(normalizeIso('March 7, 2020'), undefined);
-    assert.equal(normalizeIso('2020-01-01T00:00:00+25:00'), undefined);
   });
 });
 

@@ -4,6 +4,7 @@
  * queries) then works on plain jsonb equality.
  */
 import { ApiError } from '../errors/api-error.ts';
+import { normalizeIso } from '../model/dates.ts';
 import type { FieldSchema } from '../schema/types.ts';
 
 /** Deepest nesting of arrays/objects inside one field value; deeper is rejected (107). */
@@ -43,36 +44,6 @@ export function checkText(text: string, field: string): void {
   }
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
-
-/**
- * Parses an ISO 8601 date strictly (V8's Date.parse accepts Feb 30 and local-time forms) and
- * returns it as `YYYY-MM-DDTHH:MM:SS.MMMZ`. A missing zone means UTC, as LeanCloud dates are UTC.
- */
-export function normalizeIso(iso: string): string | undefined {
-  const m = ISO.exec(iso);
-  if (!m) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone = 'Z'] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
-  const hour = Number(h), minute = Number(mi), second = Number(s);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  if (day < 1 || day > new Date(Date.UTC(2000, month, 0)).getUTCDate()) return undefined;
-  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return undefined;
-  let offsetMin = 0;
-  if (zone !== 'Z') {
-    const digits = zone.slice(1).replace(':', '');
-    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
-    if (oh > 23 || om > 59) return undefined;
-    offsetMin = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const date = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute - offsetMin, second, Number(frac.padEnd(3, '0').slice(0, 3)));
-  const out = date.toISOString();
-  return /^\d{4}-/.test(out) ? out : undefined; // the zone pushed it outside years 0000-9999
-}
-
 interface Ctx {
   readonly field: string;
 }
@@ -80,7 +51,7 @@ interface Ctx {
 function decodeTyped(type: string, v: Record<string, unknown>, ctx: Ctx, topLevel: boolean): unknown {
   switch (type) {
     case 'Date': {
-      const iso = typeof v.iso === 'string' ? normalizeIso(v.iso) : undefined;
+      const iso = normalizeIso(v.iso);
       if (!iso) throw new ApiError('incorrectType', `Invalid Date in '${ctx.field}': expected {"__type":"Date","iso":"YYYY-MM-DDTHH:MM:SS.MMMZ"}.`);
       return { __type: 'Date', iso };
     }

@@ -4,6 +4,7 @@
  * encoding (PostgreSQL text and jsonb reject NUL and lone surrogates, which would be a 500).
  */
 import { ApiError } from '../errors/api-error.ts';
+import { normalizeIso } from '../model/dates.ts';
 import type { GeoPoint, JsonObject, JsonValue, PointerRef, QueryValue } from './ast.ts';
 import { MAX_VALUE_DEPTH, tooComplex } from './limits.ts';
 
@@ -22,28 +23,11 @@ export function checkString(value: string): string {
   return value;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/**
- * Normalises a Date `iso` to the stored form `YYYY-MM-DDTHH:MM:SS.mmmZ` so that string
- * comparison of stored and queried dates is chronological. A time without a zone is UTC.
- */
-export function normalizeIso(iso: unknown): string {
-  const m = typeof iso === 'string' ? ISO_DATE.exec(iso) : null;
-  if (!m) throw new ApiError('invalidQuery', `Invalid Date value: ${JSON.stringify(iso)}; expected an ISO 8601 string.`);
-  const [year0, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
-  const daysInMonth = new Date(Date.UTC(year0, month, 0)).getUTCDate();
-  // Date.parse rolls 2020-02-30 over to March 1st; a calendar mistake must be an error.
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
-    throw new ApiError('invalidQuery', `Invalid Date value: ${JSON.stringify(iso)}.`);
-  }
-  const text = m[4] !== undefined && m[8] === undefined ? `${iso}Z` : (iso as string);
-  const time = Date.parse(text);
-  const year = new Date(time).getUTCFullYear();
-  if (Number.isNaN(time) || year < 0 || year > 9999) {
-    throw new ApiError('invalidQuery', `Invalid Date value: ${JSON.stringify(iso)}.`);
-  }
-  return new Date(time).toISOString();
+/** A Date `iso` in its stored form (model/dates.ts, shared with writes); 102 when invalid. */
+function queryIso(iso: unknown): string {
+  const out = normalizeIso(iso);
+  if (out === undefined) throw new ApiError('invalidQuery', `Invalid Date value: ${JSON.stringify(iso)?.slice(0, 80)}; expected an ISO 8601 string.`);
+  return out;
 }
 
 /** Parses `{__type:'Pointer', className, objectId}` (also a dereferenced `Object`); 106 if malformed. */
@@ -117,7 +101,7 @@ function typedJson(value: Record<string, unknown>): JsonValue | undefined {
   if (type === undefined) return undefined;
   switch (type) {
     case 'Date':
-      return { __type: 'Date', iso: normalizeIso(value.iso) };
+      return { __type: 'Date', iso: queryIso(value.iso) };
     case 'Pointer':
     case 'Object': {
       const p = parsePointer(value);

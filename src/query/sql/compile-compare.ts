@@ -20,6 +20,20 @@ type OrderOp = Exclude<CompareOp, 'eq' | 'ne'>;
 /** Value types that have an order; the rest never match $lt and friends. */
 const ORDERED_TYPES: ReadonlySet<QueryValue['type']> = new Set(['number', 'boolean', 'string', 'date']);
 
+/**
+ * The reserved columns have one type each, fixed for every class: `objectId` is a String,
+ * `createdAt`/`updatedAt` are Dates. A value of another type (null aside, which simply matches
+ * nothing) is a client mistake, not a question with an empty answer: 102, so that a page that
+ * compares createdAt with a string or a number does not silently come back empty.
+ */
+function checkColumnValue(name: string, value: QueryValue): void {
+  if (value.type === 'null') return;
+  const expected = name === 'objectId' ? 'string' : 'date';
+  if (value.type !== expected) {
+    throw new ApiError('invalidQuery', `${name} can only be compared with ${expected === 'date' ? 'a Date ({"__type":"Date","iso":...})' : 'a string'}, not a ${value.type} value.`);
+  }
+}
+
 /** The typed parameter a value becomes for a scalar field, or undefined on a type mismatch. */
 function scalarParam(type: ScalarType, value: QueryValue): Sql | undefined {
   if (type === 'String' && value.type === 'string') return sql`${value.value}`;
@@ -60,6 +74,7 @@ function dataContains(path: FieldPath, value: QueryValue): Sql {
 export function compileEquals(target: FieldTarget, value: QueryValue): Sql {
   switch (target.kind) {
     case 'column':
+      checkColumnValue(target.name, value);
       if (target.name === 'objectId') return value.type === 'string' ? sql`"objectId" = ${value.value}` : FALSE;
       return value.type === 'date' ? sql`${ident(target.name)} = ${value.iso}::timestamptz` : FALSE;
     case 'scalar': {
@@ -84,6 +99,7 @@ export function compileEquals(target: FieldTarget, value: QueryValue): Sql {
 export function compileOrdering(target: FieldTarget, op: OrderOp, value: QueryValue): Sql {
   switch (target.kind) {
     case 'column':
+      checkColumnValue(target.name, value);
       if (target.name === 'objectId') return value.type === 'string' ? compareSql(op, columnForOrder('objectId'), sql`${value.value}`) : FALSE;
       return value.type === 'date' ? compareSql(op, ident(target.name), sql`${value.iso}::timestamptz`) : FALSE;
     case 'scalar': {
@@ -105,6 +121,7 @@ export function compileIn(target: FieldTarget, values: readonly QueryValue[]): S
   const hasNull = values.some((v) => v.type === 'null');
   switch (target.kind) {
     case 'column': {
+      for (const v of values) checkColumnValue(target.name, v);
       if (target.name === 'objectId') {
         const ids = values.flatMap((v) => (v.type === 'string' ? [v.value] : []));
         return ids.length ? sql`"objectId" = ANY(${ids}::text[])` : FALSE;
