@@ -5,13 +5,11 @@
  * status fields. Only the owner (its session) or the master key reads or changes an inbox.
  */
 import type { RequestContext } from '../../app-context.ts';
-import { readersOf } from '../../app-context.ts';
-import { checkInnerQueries, classPermits } from '../../auth/class-permissions.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { isPlainObject } from '../../objects/decode-value.ts';
 import { encodeRow, type WireObject } from '../../objects/encode.ts';
 import { expandFiles } from '../../objects/expand-files.ts';
-import { compileFilter } from '../../objects/find-objects.ts';
+import { accessOf, droppedFrom, planQuery } from '../../plan/index.ts';
 import { resolveIncludes } from '../../objects/include.ts';
 import type { ObjectRow } from '../../objects/object-row.ts';
 import { projectKeys, type KeySelection } from '../../objects/project-keys.ts';
@@ -58,17 +56,16 @@ export async function readInbox(ctx: RequestContext, q: InboxQuery): Promise<{ r
   const schema = await ctx.app.classes.find(STATUS_CLASS);
   if (!schema) return q.count ? { results: [], count: 0 } : { results: [] };
   await ensureInboxTable(ctx.app.db);
-  const readers = await readersOf(ctx);
-  const { filter, cond } = compileFilter(schema, q.where, ctx, readers);
-  await checkInnerQueries(ctx, cond);
+  const access = await accessOf(ctx);
+  const { filter, view } = await planQuery(access, schema, { where: q.where });
   const range = sql`i.owner_id = ${q.owner} AND i.inbox_type = ${q.inboxType} AND i.message_id > ${q.sinceId}::bigint
     AND (${q.maxId}::bigint = 0 OR i.message_id <= ${q.maxId}::bigint)`;
   const from = sql`_larder_status_inbox i JOIN "_Status" ON "_Status"."objectId" = i.status_id`;
   const rows = q.limit === 0 ? [] : await ctx.app.db.query<ObjectRow & { message_id: string }>(sql`SELECT "_Status"."objectId", "_Status"."createdAt", "_Status"."updatedAt",
       "_Status".acl, "_Status".data, i.message_id
     FROM ${from} WHERE ${range} AND ${filter} ORDER BY i.message_id DESC LIMIT ${q.limit} OFFSET ${q.skip}`);
-  const results = rows.map((r) => ({ ...encodeRow(r, { className: STATUS_CLASS, withAcl: false, master: ctx.master }), messageId: Number(r.message_id) }));
-  if (q.include.length) await resolveIncludes({ db: ctx.app.db, classes: ctx.app.classes, readers, permits: (c) => classPermits(ctx, c, 'get') }, results, q.include);
+  const results = rows.map((r) => ({ ...encodeRow(r, { className: STATUS_CLASS, withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId) }), messageId: Number(r.message_id) }));
+  if (q.include.length) await resolveIncludes({ db: ctx.app.db, classes: ctx.app.classes, access }, results, q.include);
   await expandFiles(ctx.app.db, results);
   const page = q.keys ? results.map((o) => ({ ...projectKeys(o, q.keys), messageId: o.messageId })) : results;
   if (!q.count) return { results: page };
