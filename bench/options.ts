@@ -30,7 +30,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-pglite         skip the PGlite get-by-id run
   --only <keys>       measure only these workloads, comma-separated (get, range, count, include,
                       create, batch, incr-hot, incr-random, login, me, acl-public, acl-private,
-                      acl-shared);
+                      acl-shared, cloud);
                       for quick A/B comparisons, not for the docs table
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/larder_bench)
 `;

@@ -24,6 +24,7 @@ import { fmtInt, judge, type ResultRow, type WorkloadMeasurement } from './verdi
 import { seedBenchUsers } from './user-workloads.ts';
 import { seedAclBench } from './acl-workloads.ts';
 import { workloads } from './workloads.ts';
+import { cloudBench } from './cloud.ts';
 
 /** Memory ceiling under load (from the issue), applied to each server process; the sum is reported. */
 const MEMORY_TARGET_MB = 250;
@@ -123,6 +124,10 @@ async function runBench(opts: BenchOptions, cleanup: Cleanup): Promise<Report> {
   }
   await server.stop();
   const rows = [...measured.map(judge), ...memoryRows(sampler, opts.workers)];
+  if (wanted('cloud')) {
+    log('bench: cloud code (a server supervising test/fixtures/engine-app)');
+    rows.push(...(await cloudBench({ storage, workers: opts.workers, durationSec: opts.durationSec, warmupSec: opts.warmupSec, connections: opts.connections, log, track: (s) => cleanup.server(s) })));
+  }
   if (!opts.skipPglite) {
     log('bench: get by id on PGlite');
     rows.push(await pgliteGetById({ durationSec: opts.durationSec, warmupSec: opts.warmupSec, connections: opts.connections, log, track: (s) => cleanup.server(s) }));

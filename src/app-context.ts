@@ -1,4 +1,5 @@
 import type { AppKeys } from './auth/app-keys.ts';
+import type { CloudCode } from './cloud/cloud-code.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SmsSender } from './sms/sms-sender.ts';
 import type { ClassRegistry } from './schema/class-registry.ts';
@@ -25,6 +26,8 @@ export interface AppContext {
   mailer?: Mailer;
   /** Sender of SMS codes (LARDER_SMS_SENDER); absent when not configured. */
   smsSender?: SmsSender;
+  /** The app's LeanEngine (LARDER_ENGINE_URL): cloud functions and hooks; absent when not configured. */
+  cloud?: CloudCode;
   /** Clock of expiring secrets (mail links, SMS codes); the system clock when absent. */
   clock?: () => Date;
 }
@@ -51,6 +54,8 @@ export interface RequestContext {
   readonly sessionToken?: string;
   /** X-LC-Prod: true unless the client asked for staging (0). */
   readonly production: boolean;
+  /** X-LC-Hook-Key as the caller sent it, unchecked (cloud/hook-key.ts checks it). */
+  readonly hookKey?: string;
   /** Base URL of this server as the client sees it, e.g. http://host:3000 (Location headers). */
   readonly baseUrl: string;
   /** Resolves (once) who the caller is. */

@@ -12,6 +12,8 @@ import { userRoutes } from './http/routes/users.ts';
 import { emailRoutes } from './http/routes/email.ts';
 import { smsRoutes } from './http/routes/sms.ts';
 import { exportRoutes, mountExport } from './http/routes/export.ts';
+import { mountCloudFunctions } from './http/routes/functions.ts';
+import { cloudAdminRoutes } from './http/routes/cloud-admin.ts';
 import type { ExportOptions } from './export/export-options.ts';
 import { RouteTable } from './http/route-table.ts';
 import type { Route } from './http/route.ts';
@@ -40,7 +42,7 @@ export interface CreateAppOptions {
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
 export function apiRoutes(): Route[] {
-  return [...classRoutes, ...miscRoutes, ...fileRoutes, ...scanRoutes, ...schemaRoutes, ...roleRoutes, ...adminRoutes, ...userRoutes, ...emailRoutes, ...smsRoutes, ...exportRoutes];
+  return [...classRoutes, ...miscRoutes, ...fileRoutes, ...scanRoutes, ...schemaRoutes, ...roleRoutes, ...adminRoutes, ...userRoutes, ...emailRoutes, ...smsRoutes, ...exportRoutes, ...cloudAdminRoutes];
 }
 
 /** Builds the HTTP server for one app. */
@@ -64,6 +66,7 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     requestLog: opts.requestLog,
   });
   await mountExport(server, app, opts.logger, opts.exportOptions);
+  await mountCloudFunctions(server, app, opts.bodyLimitBytes ?? 20 * 1024 * 1024);
   for (const m of modules) await m.mount?.(server, app, opts.logger);
   return server;
 }

@@ -75,6 +75,22 @@ export interface Config {
   metricsToken: string | undefined;
   /** on: log every request at info level (checked by requestLogOn). */
   requestLog: string | undefined;
+  /** Base URL of the production LeanEngine app (cloud functions and hooks); unset = no cloud code. */
+  engineUrl: string | undefined;
+  /** Base URL of the staging engine (requests with X-LC-Prod: 0); falls back to engineUrl. */
+  engineStagingUrl: string | undefined;
+  /** The hook key the engine checks (LEANCLOUD_APP_HOOK_KEY); generated on first start when unset. */
+  hookKey: string | undefined;
+  /** Directory of a LeanEngine app Larder starts (npm start) and supervises. */
+  engineDir: string | undefined;
+  /** How long a cloud function may take, ms (then 503, code 124). */
+  engineFunctionTimeoutMs: number;
+  /** How long a before-hook may take, ms (then code 141). */
+  engineBeforeHookTimeoutMs: number;
+  /** How long after-hooks and user hooks may take, ms (then code 141). */
+  engineHookTimeoutMs: number;
+  /** How often the engine's hook list is read again, seconds (0 = only at start and on refresh). */
+  engineRefreshSeconds: number;
 }
 
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
@@ -119,6 +135,14 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'exportLinkTtlHours', env: 'LARDER_EXPORT_LINK_TTL_HOURS', flag: '--export-link-ttl-hours', kind: 'int', default: 168, max: 8760, help: 'how long an export download link works, hours' },
   { key: 'liveQueryWindowMs', env: 'LARDER_LIVEQUERY_WINDOW_MS', flag: '--livequery-window-ms', kind: 'int', default: 60_000, max: 3_600_000, help: 'how long a LiveQuery client may be away and still get the events it missed' },
   { key: 'liveQueryLeaseMs', env: 'LARDER_LIVEQUERY_LEASE_MS', flag: '--livequery-lease-ms', kind: 'int', default: 15_000, max: 600_000, help: 'a LiveQuery process not renewing its lease this long counts as crashed' },
+  { key: 'engineUrl', env: 'LARDER_ENGINE_URL', flag: '--engine-url', kind: 'string', help: 'URL of the LeanEngine app serving cloud functions and hooks (docs/cloud-code.md)' },
+  { key: 'engineStagingUrl', env: 'LARDER_ENGINE_STAGING_URL', flag: '--engine-staging-url', kind: 'string', help: 'URL of the staging engine (X-LC-Prod: 0); default the production one' },
+  { key: 'hookKey', env: 'LARDER_HOOK_KEY', flag: '--hook-key', kind: 'string', help: 'hook key shared with the engine (generated on first start when unset)' },
+  { key: 'engineDir', env: 'LARDER_ENGINE_DIR', flag: '--engine', kind: 'string', help: 'directory of a LeanEngine app to start (npm start) and supervise' },
+  { key: 'engineFunctionTimeoutMs', env: 'LARDER_ENGINE_FUNCTION_TIMEOUT_MS', flag: '--engine-function-timeout-ms', kind: 'int', default: 15000, max: 600000, help: 'cloud function timeout (503, code 124)' },
+  { key: 'engineBeforeHookTimeoutMs', env: 'LARDER_ENGINE_BEFORE_HOOK_TIMEOUT_MS', flag: '--engine-before-hook-timeout-ms', kind: 'int', default: 10000, max: 600000, help: 'before-hook timeout (code 141)' },
+  { key: 'engineHookTimeoutMs', env: 'LARDER_ENGINE_HOOK_TIMEOUT_MS', flag: '--engine-hook-timeout-ms', kind: 'int', default: 3000, max: 600000, help: 'timeout of after-hooks and user hooks (code 141)' },
+  { key: 'engineRefreshSeconds', env: 'LARDER_ENGINE_REFRESH_SECONDS', flag: '--engine-refresh-seconds', kind: 'int', default: 60, max: 86400, help: "how often the engine's hook list is read again (0 = never)" },
   { key: 'exportPageDelayMs', env: 'LARDER_EXPORT_PAGE_DELAY_MS', flag: '--export-page-delay-ms', kind: 'int', default: 0, max: 60000, help: 'pause between pages of 1000 objects while exporting' },
   { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
   { key: 'embeddedSliceMs', env: 'LARDER_EMBEDDED_SLICE_MS', flag: '--embedded-slice-ms', kind: 'int', default: 1000, max: 3_600_000, help: 'embedded engine: a statement holding it longer while other requests wait is cancelled (124); 0 = only the statement timeout' },
@@ -243,6 +267,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     authDataVerifiers: values.authDataVerifiers as string | undefined,
     metricsToken: values.metricsToken as string | undefined,
     requestLog: values.requestLog as string | undefined,
+    engineUrl: values.engineUrl as string | undefined,
+    engineStagingUrl: values.engineStagingUrl as string | undefined,
+    hookKey: values.hookKey as string | undefined,
+    engineDir: values.engineDir as string | undefined,
+    engineFunctionTimeoutMs: values.engineFunctionTimeoutMs as number,
+    engineBeforeHookTimeoutMs: values.engineBeforeHookTimeoutMs as number,
+    engineHookTimeoutMs: values.engineHookTimeoutMs as number,
+    engineRefreshSeconds: values.engineRefreshSeconds as number,
   };
 }
 

@@ -61,6 +61,12 @@ async function main(): Promise<void> {
       await adminCommand(config, command, rest, (line: string) => console.log(line));
       return;
     }
+    case 'engine':
+    case 'schedule': {
+      const { cloudCommand } = await import('./cli/cloud-command.ts');
+      await cloudCommand(config, command, rest, (line: string) => console.log(line));
+      return;
+    }
     default:
       console.error(`larder: unknown command '${command}'. Run 'larder --help' for usage.`);
       process.exit(2);

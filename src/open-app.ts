@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context.ts';
+import type { CloudCode } from './cloud/cloud-code.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SmsSender } from './sms/sms-sender.ts';
 import { loadAppKeys, type GivenKeys } from './auth/app-keys.ts';
@@ -18,6 +19,8 @@ export interface OpenAppOptions {
   mailer?: Mailer;
   /** Sender of SMS codes, when one is configured. */
   smsSender?: SmsSender;
+  /** The app's LeanEngine, when one is configured; started (hook list loaded) here. */
+  cloud?: CloudCode;
 }
 
 /** Migrates the database, then loads the app's keys, settings and class catalogue. */
@@ -27,8 +30,9 @@ export async function openApp(opts: OpenAppOptions): Promise<{ app: AppContext; 
   const settings = await loadSettings(opts.db);
   const classes = new ClassRegistry(opts.db);
   await classes.load();
-  const app: AppContext = { keys, db: opts.db, classes, writes: new WriteExtensions(), settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender };
+  const app: AppContext = { keys, db: opts.db, classes, writes: new WriteExtensions(), settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender, cloud: opts.cloud };
   // Role, session, settings and class-permission changes made by other processes.
   await startInvalidationListener(app);
+  await opts.cloud?.start(app);
   return { app, generatedKeys: generated, migrated };
 }

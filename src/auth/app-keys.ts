@@ -7,6 +7,8 @@ export interface AppKeys {
   appId: string;
   appKey: string;
   masterKey: string;
+  /** Sent to the LeanEngine app with every hook call (X-LC-Hook-Key); lets its SDK skip hooks. */
+  hookKey: string;
   /** Server-side secret for HMACs (scan cursors and the like); never leaves the server. */
   serverSecret: string;
 }
@@ -30,6 +32,7 @@ export interface GivenKeys {
   appId?: string;
   appKey?: string;
   masterKey?: string;
+  hookKey?: string;
 }
 
 /**
@@ -51,9 +54,10 @@ export async function loadAppKeys(db: Queryable, given: GivenKeys): Promise<{ ke
     appId: pick('appId', () => `${randomToken(24)}-larder`),
     appKey: pick('appKey', () => randomToken(24)),
     masterKey: pick('masterKey', () => randomToken(24)),
+    hookKey: pick('hookKey', () => randomToken(24)),
     serverSecret: stored.serverSecret ?? randomBytes(32).toString('hex'),
   };
-  const changed = (['appId', 'appKey', 'masterKey', 'serverSecret'] as const).some((k) => stored[k] !== keys[k]);
+  const changed = (['appId', 'appKey', 'masterKey', 'hookKey', 'serverSecret'] as const).some((k) => stored[k] !== keys[k]);
   if (changed) {
     await db.query(sql`INSERT INTO _larder_meta (key, value) VALUES ('app', ${JSON.stringify(keys)}::jsonb)
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);

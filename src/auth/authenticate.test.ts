@@ -10,7 +10,7 @@ const DOC = { ts: '1453014943466', appKey: 'UtOCzqb67d3sN12Kts4URwy8', masterKey
 const DOC_APP_SIGN = 'd5bcbb897e19b2f6633c716dfdfaf9be';
 const DOC_MASTER_SIGN = 'e074720658078c898aa0d4b1b82bdf4b';
 
-const keys: AppKeys = { appId: 'app-1', appKey: DOC.appKey, masterKey: DOC.masterKey, serverSecret: 'x'.repeat(64) };
+const keys: AppKeys = { appId: 'app-1', appKey: DOC.appKey, masterKey: DOC.masterKey, hookKey: 'hk', serverSecret: 'x'.repeat(64) };
 const WINDOW = 15 * 60 * 1000;
 
 function opts(now = Number(DOC.ts)): AuthOptions {

@@ -28,6 +28,10 @@ Usage:
   larder files pull [--dry-run] [--concurrency n]
                                     copy file bytes still on LeanCloud's file domain into this
                                     server's storage and rewrite their urls ('larder files --help')
+  larder engine refresh|status      read the LeanEngine hook list again / show it (docs/cloud-code.md)
+  larder schedule add '{"function":"daily","cron":"0 3 * * *"}'
+  larder schedule list|runs <id>|set <id> '<json>'|remove <id>
+                                    scheduled cloud functions (params, production, timezone)
   larder --help                     this text
   larder --version                  print the version
 

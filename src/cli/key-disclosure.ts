@@ -6,6 +6,8 @@ export interface AppKeys {
   appId: string;
   appKey: string;
   masterKey: string;
+  /** The engine's LEANCLOUD_APP_HOOK_KEY (cloud code). */
+  hookKey?: string;
 }
 
 /** Where newly generated keys go: to a person at a terminal, or into a private file. */
@@ -28,6 +30,7 @@ export function keyFileText(keys: AppKeys): string {
     `LARDER_APP_ID=${keys.appId}`,
     `LARDER_APP_KEY=${keys.appKey}`,
     `LARDER_MASTER_KEY=${keys.masterKey}`,
+    ...(keys.hookKey ? [`LARDER_HOOK_KEY=${keys.hookKey}`] : []),
     '',
   ].join('\n');
 }

@@ -20,7 +20,7 @@ const PREPARE_ROLE = 'LARDER_CLUSTER_PREPARE';
 
 /** What the preparing child tells the primary: the keys for the banner. */
 interface Prepared {
-  keys: AppKeys;
+  keys: AppKeys & { hookKey: string };
   generatedKeys: string[];
 }
 
@@ -71,13 +71,20 @@ export async function serve(config: Config, logger: Logger, print: (line: string
 async function runPrimary(config: Config, logger: Logger, print: (line: string) => void, workers: number): Promise<void> {
   const prepared = await runPrepare();
   if (!prepared) return;
-  const env = workerEnv(process.env);
+  const engineProcess = config.engineDir ? await import('./engine-process.ts') : undefined;
+  const engine = await engineProcess?.planEngine(config);
+  // The workers call the engine the primary supervises.
+  const env = { ...workerEnv(process.env), ...(engine ? { LARDER_ENGINE_URL: engine.url } : {}) };
+  let supervisor: import('../cloud/engine-supervisor.ts').EngineSupervisor | undefined;
   for (let i = 0; i < workers; i++) cluster.fork(env);
   let stopping = false;
   let listening = 0;
   // The banner says "listening" only once every worker does.
   cluster.on('listening', () => {
-    if (++listening === workers) banner(config, prepared.keys, prepared.generatedKeys, print, workers);
+    if (++listening !== workers) return;
+    banner(config, prepared.keys, prepared.generatedKeys, print, workers);
+    // Once the engine answers, one worker reads its hook list and shares it with the others.
+    if (engine) supervisor = engineProcess?.startEngine(config, engine, prepared.keys, logger, () => void refreshThroughWorkers(config, prepared.keys, logger));
   });
   cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
@@ -95,7 +102,15 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   });
   const stop = () => {
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    const workersGone = Promise.all(
+      Object.values(cluster.workers ?? {}).map((w) => new Promise<void>((gone) => {
+        if (!w || w.isDead()) return gone();
+        w.once('exit', () => gone());
+        w.process.kill('SIGTERM');
+      })),
+    );
+    // The engine's pipes and sockets must not keep the primary alive once everything stopped.
+    if (supervisor) void Promise.all([workersGone, supervisor.stop()]).then(() => process.exit(process.exitCode ?? 0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -159,6 +174,8 @@ async function checkSettings(config: Config): Promise<void> {
   const [{ checkMailConfig }, { checkSmsConfig }] = await Promise.all([import('../mail/mailer.ts'), import('../sms/sms-sender.ts')]);
   checkMailConfig(config);
   checkSmsConfig(config);
+  const { cloudOptionsFromConfig } = await import('../cloud/cloud-options.ts');
+  cloudOptionsFromConfig(config);
   const { parseVerifierConfig } = await import('../users/auth-data-verifier-config.ts');
   parseVerifierConfig(config.authDataVerifiers);
   requestLogOn(config);
@@ -183,6 +200,10 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     import('../sms/sms-sender.ts'),
     import('../open-app.ts'),
   ]);
+  // Workers of a cluster call the engine their primary supervises (LARDER_ENGINE_URL).
+  const engineProcess = cluster.isPrimary && config.engineDir ? await import('./engine-process.ts') : undefined;
+  const engine = await engineProcess?.planEngine(config);
+  const cloud = await cloudFromConfig(config, logger, engine?.url);
   const { db, lock } = await openConfiguredDatabase(config);
   let draining = false;
   try {
@@ -194,6 +215,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       // header, which a client controls (a reset link to another host would leak its token).
       mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
+      cloud,
     });
     const [{ verifiersFromConfig }, { setAuthDataVerifier }] = await Promise.all([import('../users/auth-data-verifier-config.ts'), import('../users/auth-data-verifier.ts')]);
     for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger)) setAuthDataVerifier(app, platform, verifier);
@@ -202,12 +224,15 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
     const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);
     if (adminDir) writeAdminFile(adminDir, { pid: process.pid, url: localUrl(config.host, server.server.address()), appId: app.keys.appId, masterKey: app.keys.masterKey });
+    const refresh = () => void app.cloud?.refresh(app).catch((err: Error) => logger.warn({ reason: err.message }, 'engine: could not read its hook list'));
+    const supervisor = engine ? engineProcess?.startEngine(config, engine, app.keys, logger, refresh) : undefined;
     const shutdown = async (signal: string) => {
       if (draining) return;
       draining = true;
       logger.info({ signal }, 'draining in-flight requests');
       // close() stops accepting, waits for in-flight requests, then closes idle keep-alive sockets.
       await server.close();
+      await supervisor?.stop();
       // Mails of the last requests are sent after their answers: let them go out.
       await app.mailer?.idle();
       app.mailer?.close();
@@ -227,6 +252,31 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     await db.close().catch(() => {});
     lock?.release();
     throw err;
+  }
+}
+
+/** The app's LeanEngine connection when LARDER_ENGINE_URL is set (loaded only then). */
+async function cloudFromConfig(config: Config, logger: Logger, engineUrl = config.engineUrl): Promise<import('../cloud/cloud-code.ts').CloudCode | undefined> {
+  const { cloudOptionsFromConfig } = await import('../cloud/cloud-options.ts');
+  const options = cloudOptionsFromConfig(config, engineUrl);
+  if (!options) return undefined;
+  const { CloudCode } = await import('../cloud/cloud-code.ts');
+  return new CloudCode(options, logger);
+}
+
+/** Asks a worker (through the shared port) to read the engine's hook list again. */
+async function refreshThroughWorkers(config: Config, keys: { appId: string; masterKey: string }, logger: Logger): Promise<void> {
+  const { localLarderUrl } = await import('./engine-process.ts');
+  try {
+    const res = await fetch(`${localLarderUrl(config)}/1.1/larder/engine/refresh`, {
+      method: 'POST',
+      headers: { 'x-lc-id': keys.appId, 'x-lc-key': `${keys.masterKey},master`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (!res.ok) logger.warn({ status: res.status, body: (await res.text()).slice(0, 300) }, 'engine: could not read its hook list');
+    else await res.body?.cancel();
+  } catch (err) {
+    logger.warn({ reason: (err as Error).message }, 'engine: could not read its hook list');
   }
 }
 
@@ -266,8 +316,12 @@ function banner(config: Config, keys: AppKeys, generated: string[], print: (l: s
   const disclosure = keyDisclosure(process.stdout.isTTY === true, keyFilePath(config));
   if (disclosure.kind === 'terminal') {
     print('  New keys were generated and stored with the data. They are shown only this once:');
-    print(`    app key:    ${keys.appKey}`);
-    print(`    master key: ${keys.masterKey}`);
+    // A first start generates them all; an older data directory gains only the hook key.
+    if (generated.some((k) => k !== 'hookKey')) {
+      print(`    app key:    ${keys.appKey}`);
+      print(`    master key: ${keys.masterKey}`);
+    }
+    if (generated.includes('hookKey') && keys.hookKey) print(`    hook key:   ${keys.hookKey}  (LEANCLOUD_APP_HOOK_KEY of the engine)`);
     return;
   }
   // Not a terminal: this stream is the log. The keys go to a private file instead.

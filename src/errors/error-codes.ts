@@ -104,6 +104,15 @@ export const ERRORS = {
   invalidImageView: e(1, 400, 'Invalid image processing parameters (imageView/1 or imageView/2).'),
   imageTooLarge: e(1, 413, 'The image is too large to make a thumbnail from.'),
   notAnImage: e(1, 415, 'The file is not an image this server can make a thumbnail from.'),
+  engineNotConfigured: e(1, 503, 'Cloud code is not configured on this server: set LARDER_ENGINE_URL (or LARDER_ENGINE_DIR) to the LeanEngine app.'),
+  engineUnreachable: e(1, 502, 'The cloud code engine (LARDER_ENGINE_URL) did not answer.'),
+  engineBadAnswer: e(141, 502, 'The cloud code engine gave an answer Larder cannot read.'),
+  engineAnswerTooLarge: e(1, 502, 'The cloud code engine answered more than the body limit (LARDER_BODY_LIMIT).'),
+  hookKeyRejected: e(141, 502, "The cloud code engine refused Larder's hook key: LARDER_HOOK_KEY must equal the engine's LEANCLOUD_APP_HOOK_KEY."),
+  hookTimeout: e(141, 503, 'Cloud Code hook timed out.'),
+  hookRefused: e(142, 400, 'Cloud Code validation failed.'),
+  invalidSchedule: e(1, 400, 'Invalid scheduled function.'),
+  scheduleNotFound: e(1, 404, 'Scheduled function not found.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Name of an entry in the catalogue. */

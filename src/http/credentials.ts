@@ -9,6 +9,7 @@ const HEADERS = {
   sign: ['x-lc-sign', 'x-avoscloud-request-sign', 'x-uluru-request-sign'],
   session: ['x-lc-session', 'x-avoscloud-session-token', 'x-uluru-session-token'],
   prod: ['x-lc-prod', 'x-avoscloud-application-production', 'x-uluru-application-production'],
+  hookKey: ['x-lc-hook-key'],
 } as const;
 
 type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
@@ -27,6 +28,8 @@ export interface CallerInfo {
   credentials: Credentials;
   sessionToken?: string;
   production: boolean;
+  /** X-LC-Hook-Key as sent (LeanEngine SDKs send it with every request); checked where it matters. */
+  hookKey?: string;
 }
 
 /** Reads credentials, session and environment from request headers (incl. legacy aliases). */
@@ -41,6 +44,7 @@ export function callerFromHeaders(headers: HeaderBag): CallerInfo {
     },
     sessionToken: first(headers, HEADERS.session),
     production: prod !== '0',
+    hookKey: first(headers, HEADERS.hookKey),
   };
 }
 

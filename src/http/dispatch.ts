@@ -23,6 +23,7 @@ export function makeContext(app: AppContext, caller: CallerInfo, master: boolean
     master,
     sessionToken: caller.sessionToken,
     production: caller.production,
+    hookKey: caller.hookKey,
     baseUrl,
     principal: () => (principal ??= resolvePrincipal(app, master, caller.sessionToken)),
   };

@@ -5,6 +5,7 @@
  * single-use, only for the address it was sent to) sets `emailVerified` true.
  */
 import type { AppContext } from '../app-context.ts';
+import { runOnVerified } from '../cloud/user-hooks.ts';
 import { nowOf } from '../app-context.ts';
 import { sql } from '../sql/fragment.ts';
 import { findUserBy, USER_TABLE } from '../users/user-store.ts';
@@ -44,7 +45,7 @@ export async function requestEmailVerify(app: AppContext, body: unknown): Promis
 /** The outcome of following a verification link: the verified address, or undefined. */
 export async function verifyEmail(app: AppContext, token: unknown): Promise<{ email: string } | undefined> {
   const now = nowOf(app);
-  return app.db.transaction(async (tx) => {
+  const verified = await app.db.transaction(async (tx) => {
     const owner = await consumeMailToken(tx, 'verifyEmail', token, now);
     if (!owner) return undefined;
     // Only while the user still has the address the link was sent to.
@@ -53,6 +54,10 @@ export async function verifyEmail(app: AppContext, token: unknown): Promise<{ em
       WHERE "objectId" = ${owner.userId} AND data->>'email' = ${owner.email} RETURNING "objectId"`);
     if (!rows.length) return undefined;
     await retireMailTokens(tx, 'verifyEmail', owner.userId, now);
-    return { email: owner.email };
+    return { email: owner.email, userId: owner.userId };
   });
+  if (!verified) return undefined;
+  // After the commit: the engine may read the user back and must see it verified.
+  runOnVerified(app, 'email', verified.userId);
+  return { email: verified.email };
 }

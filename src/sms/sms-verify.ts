@@ -8,6 +8,7 @@
  * of code-guard.ts. verifyMobilePhone with a session uses the session user's number.
  */
 import type { AppContext, RequestContext } from '../app-context.ts';
+import { runOnVerified } from '../cloud/user-hooks.ts';
 import { nowOf } from '../app-context.ts';
 import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -71,6 +72,7 @@ export async function verifyMobilePhone(ctx: RequestContext, rawCode: unknown, r
     return rows[0] ? { objectId: rows[0].objectId, updatedAt: toIso(rows[0].updatedAt) } : { error: new ApiError('mobilePhoneNotFound') };
   });
   if ('error' in result) throw result.error;
+  runOnVerified(ctx.app, 'sms', result.objectId);
   return result;
 }
 

@@ -124,6 +124,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX IF NOT EXISTS _larder_export_jobs_status ON _larder_export_jobs (status, lease_until)`,
     ],
   },
+  {
+    version: 7,
+    name: 'scheduled cloud functions and their runs',
+    up: [
+      // Cloud functions run by cron expression (src/cloud/schedules.ts). `next_run_at` is the
+      // next tick; a process claims a tick by moving it forward (compare-and-set), and the unique
+      // (schedule_id, tick) of the run log makes a tick run at most once whatever races.
+      `CREATE TABLE IF NOT EXISTS _larder_schedules (
+         id text PRIMARY KEY, function_name text NOT NULL, params jsonb NOT NULL DEFAULT '{}'::jsonb,
+         cron text NOT NULL, timezone text NOT NULL, production boolean NOT NULL, enabled boolean NOT NULL,
+         next_run_at timestamptz, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS _larder_schedules_due ON _larder_schedules (next_run_at) WHERE enabled`,
+      `CREATE TABLE IF NOT EXISTS _larder_schedule_runs (
+         id bigserial PRIMARY KEY, schedule_id text NOT NULL, tick timestamptz NOT NULL, status text NOT NULL,
+         started_at timestamptz NOT NULL, finished_at timestamptz, duration_ms int, error text, runner text NOT NULL,
+         UNIQUE (schedule_id, tick))`,
+    ],
+  },
 ];
 
 /**

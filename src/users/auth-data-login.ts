@@ -12,6 +12,7 @@
  * creates the user, the others roll back whole and retry as logins, so one account makes one user.
  */
 import type { RequestContext } from '../app-context.ts';
+import { runOnAuthData } from '../cloud/user-hooks.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';
@@ -79,8 +80,16 @@ async function logInto(ctx: RequestContext, userId: string, entries: readonly Au
   );
 }
 
+/** The body with its authData replaced by what the engine's onAuthData answered (if it has one). */
+async function withHookedAuthData(ctx: RequestContext, body: unknown): Promise<unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('authData' in body)) return body;
+  const authData = await runOnAuthData(ctx, (body as Record<string, unknown>).authData);
+  return { ...body, authData };
+}
+
 /** Logs in with, or signs up with, the authData of a POST /1.1/users body. */
-export async function loginWithAuthData(ctx: RequestContext, body: unknown, opts: { failOnNotExist: boolean }): Promise<AuthDataLogin> {
+export async function loginWithAuthData(ctx: RequestContext, rawBody: unknown, opts: { failOnNotExist: boolean }): Promise<AuthDataLogin> {
+  const body = await withHookedAuthData(ctx, rawBody);
   const entries = splitUserBody(body, { mode: 'create', master: ctx.master }).authData ?? [];
   if (!entries.length) throw new ApiError('linkedIdMissing');
   await verifyAuthData(ctx.app, entries);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../src/app-context.ts';
+import type { CloudCode } from '../../../src/cloud/cloud-code.ts';
 import { createApp } from '../../../src/app.ts';
 import type { HttpPolicy } from '../../../src/http/http-policy.ts';
 import { defaultModules, type ModuleOptions } from '../../../src/modules/index.ts';
@@ -50,6 +51,8 @@ export interface HarnessOptions {
    * test (embedded-engine-bounds.test.ts).
    */
   embeddedSliceMs?: number;
+  /** The app's LeanEngine connection (cloud functions and hooks); none by default. */
+  cloud?: CloudCode;
 }
 
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
@@ -65,7 +68,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     statementTimeoutMs: opts.statementTimeoutMs ?? 10000,
     embeddedSliceMs: opts.embeddedSliceMs ?? 0,
   });
-  const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000 });
+  const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000, cloud: opts.cloud });
   const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(opts.modules), policy: opts.policy });
   await server.ready();
   let listening: string | undefined;
