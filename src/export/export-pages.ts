@@ -6,6 +6,7 @@
 import { expandFiles } from '../objects/expand-files.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { empty, ident, sql, type Sql } from '../sql/fragment.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import type { Queryable } from '../storage/database.ts';
 import { exportRow } from './export-row.ts';
 import type { SpoolPage } from './spool-file.ts';
@@ -23,12 +24,12 @@ function rangeOn(column: Sql, range: DateRange): Sql {
 }
 
 /** Reads the page of objects after `cursor` and encodes it as export lines. */
-export async function classPage(db: Queryable, className: string, range: DateRange, cursor: string | undefined, limit: number): Promise<SpoolPage | undefined> {
+export async function classPage(db: Queryable, className: string, range: DateRange, cursor: string | undefined, limit: number, schema?: ClassSchema): Promise<SpoolPage | undefined> {
   const after = cursor === undefined ? empty : sql` AND "objectId" > ${cursor}`;
   const rows = await db.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM ${ident(className)}
     WHERE TRUE${after}${rangeOn(sql`"updatedAt"`, range)} ORDER BY "objectId" LIMIT ${limit}`);
   if (!rows.length) return undefined;
-  const objects = rows.map((r) => exportRow(r, className));
+  const objects = rows.map((r) => exportRow(r, className, schema));
   // Files as the API shows them (name, url, mime_type, metaData...), one query per page.
   await expandFiles(db, objects);
   return { text: objects.map((o) => `${JSON.stringify(o)}\n`).join(''), rows: rows.length, cursor: rows[rows.length - 1].objectId };

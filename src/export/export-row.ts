@@ -5,6 +5,7 @@
  */
 import { encodeRow, type WireObject } from '../objects/encode.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
+import type { ClassSchema } from '../schema/types.ts';
 
 /**
  * Stored fields that an export writes although the API hides them. `password` is what is
@@ -16,9 +17,12 @@ const EXPORTED_SECRETS: Readonly<Record<string, readonly string[]>> = {
   _User: ['password', 'salt', 'sessionToken', 'authData'],
 };
 
-/** Encodes one stored row for the export. */
-export function exportRow(row: ObjectRow, className: string): WireObject {
-  const out = encodeRow(row, { className, withAcl: true });
+/**
+ * Encodes one stored row for the export. With the class schema, Relation fields show their marker
+ * on every row, exactly as the API answers for the same object.
+ */
+export function exportRow(row: ObjectRow, className: string, schema?: ClassSchema): WireObject {
+  const out = encodeRow(row, { className, withAcl: true, schema });
   // Own keys only: a user class may be named `constructor` or `toString`.
   for (const key of Object.hasOwn(EXPORTED_SECRETS, className) ? EXPORTED_SECRETS[className] : []) {
     const v = row.data[key];

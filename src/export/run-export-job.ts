@@ -59,12 +59,14 @@ async function spoolUnit(run: JobRun, params: ExportParams, unit: ExportUnit, pa
   }
   const { db } = run.app;
   const { pageSize, pageDelayMs } = run.opts;
+  // The schema once per unit: its Relation fields give every exported row their markers.
+  const schema = unit.kind === 'class' ? await run.app.classes.find(unit.className) : undefined;
   let first = true;
   await spoolPages({
     path,
     resume,
     header: unit.kind === 'class' ? classHeader(unit.className) : joinHeader(unit.className, unit.key, unit.relatedClass),
-    next: (cursor) => (unit.kind === 'class' ? classPage(db, unit.className, params, cursor, pageSize) : joinPage(db, unit.className, unit.key, params, cursor, pageSize)),
+    next: (cursor) => (unit.kind === 'class' ? classPage(db, unit.className, params, cursor, pageSize, schema) : joinPage(db, unit.className, unit.key, params, cursor, pageSize)),
     between: async () => {
       if (run.signal.aborted) throw new JobInterrupted('stopped');
       if (pageDelayMs > 0 && !first) await sleep(pageDelayMs, undefined, { signal: run.signal }).catch(() => {});
