@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=larder-module.js.map
