@@ -1,5 +1,5 @@
 import { sql } from '../../sql/fragment.ts';
-import type { Database } from '../../storage/database.ts';
+import { moduleTables } from '../../storage/module-tables.ts';
 
 /**
  * The leaderboard module's tables (the core never knows about them), created idempotently under
@@ -47,22 +47,5 @@ const STATEMENTS = [
      UNIQUE (name, version))`,
 ];
 
-const ready = new WeakMap<Database, Promise<void>>();
-
-async function create(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.leaderboards.tables.' + db.schema}))`);
-    for (const s of STATEMENTS) await tx.query(s);
-  });
-}
-
 /** Creates the leaderboard tables once per database handle (retried after a failure). */
-export function ensureLeaderboardTables(db: Database): Promise<void> {
-  let p = ready.get(db);
-  if (!p) {
-    p = create(db);
-    p.catch(() => ready.delete(db));
-    ready.set(db, p);
-  }
-  return p;
-}
+export const ensureLeaderboardTables = moduleTables('leaderboards', STATEMENTS);

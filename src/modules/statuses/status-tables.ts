@@ -1,5 +1,5 @@
 import { sql } from '../../sql/fragment.ts';
-import type { Database } from '../../storage/database.ts';
+import { moduleTables } from '../../storage/module-tables.ts';
 
 /**
  * The inboxes of the status module: one row per (owner, inbox type, status). `message_id` is
@@ -20,22 +20,5 @@ const STATEMENTS = [
   sql`CREATE INDEX IF NOT EXISTS _larder_status_inbox_status ON _larder_status_inbox (status_id)`,
 ];
 
-const ready = new WeakMap<Database, Promise<void>>();
-
-async function create(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.statuses.tables.' + db.schema}))`);
-    for (const s of STATEMENTS) await tx.query(s);
-  });
-}
-
 /** Creates the inbox table once per database handle (retried after a failure). */
-export function ensureInboxTable(db: Database): Promise<void> {
-  let p = ready.get(db);
-  if (!p) {
-    p = create(db);
-    p.catch(() => ready.delete(db));
-    ready.set(db, p);
-  }
-  return p;
-}
+export const ensureInboxTable = moduleTables('statuses', STATEMENTS);

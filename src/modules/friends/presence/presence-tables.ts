@@ -1,5 +1,5 @@
-import type { Database } from '../../../storage/database.ts';
 import { sql } from '../../../sql/fragment.ts';
+import { moduleTables } from '../../../storage/module-tables.ts';
 
 /**
  * The friends module's own tables, created idempotently (no core migration: the core never
@@ -40,23 +40,5 @@ const STATEMENTS = [
   sql`CREATE INDEX IF NOT EXISTS _larder_online_process ON _larder_online (process_id)`,
 ];
 
-const ready = new WeakMap<Database, Promise<void>>();
-
-async function create(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.friends.tables.' + db.schema}))`);
-    for (const s of STATEMENTS) await tx.query(s);
-  });
-}
-
 /** Creates the presence and online tables once per database handle. */
-export function ensurePresenceTables(db: Database): Promise<void> {
-  let p = ready.get(db);
-  if (!p) {
-    p = create(db);
-    // A failure (database down) must not stick: the next call tries again.
-    p.catch(() => ready.delete(db));
-    ready.set(db, p);
-  }
-  return p;
-}
+export const ensurePresenceTables = moduleTables('friends', STATEMENTS);

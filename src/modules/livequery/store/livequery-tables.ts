@@ -1,5 +1,5 @@
-import type { Database } from '../../../storage/database.ts';
 import { sql } from '../../../sql/fragment.ts';
+import { moduleTables } from '../../../storage/module-tables.ts';
 
 /**
  * The LiveQuery module's tables, created idempotently under one advisory lock (two processes
@@ -37,22 +37,5 @@ const STATEMENTS = [
   sql`CREATE INDEX IF NOT EXISTS _larder_lq_events_created ON _larder_lq_events (created_at)`,
 ];
 
-const ready = new WeakMap<Database, Promise<void>>();
-
-async function create(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.livequery.tables.' + db.schema}))`);
-    for (const s of STATEMENTS) await tx.query(s);
-  });
-}
-
 /** Creates the LiveQuery tables once per database handle (retried after a failure). */
-export function ensureLiveQueryTables(db: Database): Promise<void> {
-  let p = ready.get(db);
-  if (!p) {
-    p = create(db);
-    p.catch(() => ready.delete(db));
-    ready.set(db, p);
-  }
-  return p;
-}
+export const ensureLiveQueryTables = moduleTables('livequery', STATEMENTS);
