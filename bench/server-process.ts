@@ -40,6 +40,10 @@ export function serverEnv(storage: ServerStorage, extra: Record<string, string> 
     LARDER_MASTER_KEY: BENCH_KEYS.masterKey,
     LARDER_LOG_LEVEL: 'warn',
     LARDER_HOST: '127.0.0.1',
+    // The load generator is one client address sending thousands of requests a second: the
+    // per-client rate limits (docs/security.md) would measure themselves, not the server.
+    LARDER_RATE_LIMIT_PER_IP: '0',
+    LARDER_RATE_LIMIT_PER_SESSION: '0',
   });
   if (storage.kind === 'postgres') Object.assign(env, { DATABASE_URL: storage.url, LARDER_DB_SCHEMA: storage.schema });
   else env.LARDER_DATA_DIR = storage.dataDir;

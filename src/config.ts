@@ -43,6 +43,12 @@ export interface Config {
   corsOrigins: string;
   /** Reverse proxies whose X-Forwarded-* headers are trusted (unset: none); src/http/cors-proxy.ts. */
   trustProxy: string | undefined;
+  /** Requests one client address may make per rate-limit window (0: no limit); src/http/rate-limit.ts. */
+  rateLimitPerIp: number;
+  /** Requests one session token may make per rate-limit window (0: no limit). */
+  rateLimitPerSession: number;
+  /** Length of the rate-limit window, ms. */
+  rateLimitWindowMs: number;
   /** Directory of uploaded files (local disk backend); `<data dir>/files` when unset. */
   filesDir: string | undefined;
   /** Where file bytes live: local (disk) or s3 (S3-compatible object storage). */
@@ -147,6 +153,9 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'corsOrigins', env: 'LARDER_CORS_ORIGINS', flag: '--cors-origins', kind: 'string', default: '*', help: 'browser origins allowed by CORS: * (any, without credentials) or a comma list such as https://app.example.com (with credentials)' },
   { key: 'embeddedSliceMs', env: 'LARDER_EMBEDDED_SLICE_MS', flag: '--embedded-slice-ms', kind: 'int', default: 1000, max: 3_600_000, help: 'embedded engine: a statement holding it longer while other requests wait is cancelled (124); 0 = only the statement timeout' },
   { key: 'trustProxy', env: 'LARDER_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', help: 'reverse proxies whose X-Forwarded-* headers are believed: true, a hop count, or addresses/CIDRs (unset: none)' },
+  { key: 'rateLimitPerIp', env: 'LARDER_RATE_LIMIT_PER_IP', flag: '--rate-limit-per-ip', kind: 'int', default: 6000, max: 100_000_000, help: 'requests (batch items each count) one client address may make per window; 429 past it; 0 = no limit (docs/security.md)' },
+  { key: 'rateLimitPerSession', env: 'LARDER_RATE_LIMIT_PER_SESSION', flag: '--rate-limit-per-session', kind: 'int', default: 1800, max: 100_000_000, help: 'requests one session token may make per window; 0 = no limit' },
+  { key: 'rateLimitWindowMs', env: 'LARDER_RATE_LIMIT_WINDOW_MS', flag: '--rate-limit-window-ms', kind: 'int', default: 60000, max: 86_400_000, help: 'length of the rate-limit window, ms' },
   { key: 'filesDir', env: 'LARDER_FILES_DIR', flag: '--files-dir', kind: 'string', help: 'directory of uploaded files, local backend (default <data dir>/files)' },
   { key: 'filesBackend', env: 'LARDER_FILES_BACKEND', flag: '--files-backend', kind: 'string', default: 'local', help: 'where file bytes live: local|s3 (docs/files.md)' },
   { key: 'fileMaxBytes', env: 'LARDER_FILE_MAX_BYTES', flag: '--file-max-bytes', kind: 'int', default: 100 * 1024 * 1024, help: 'largest file accepted, bytes' },
@@ -248,6 +257,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     exportPageDelayMs: values.exportPageDelayMs as number,
     corsOrigins: values.corsOrigins as string,
     trustProxy: values.trustProxy as string | undefined,
+    rateLimitPerIp: values.rateLimitPerIp as number,
+    rateLimitPerSession: values.rateLimitPerSession as number,
+    rateLimitWindowMs: values.rateLimitWindowMs as number,
     filesDir: values.filesDir as string | undefined,
     filesBackend: values.filesBackend as string,
     fileMaxBytes: values.fileMaxBytes as number,

@@ -16,6 +16,7 @@ import { mountObservability } from './observability.ts';
 import type { Logger } from '../log.ts';
 import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
+import { installRateLimits, NO_RATE_LIMITS, requestCost } from './rate-limit.ts';
 
 /** What the HTTP server needs. */
 export interface ServerDeps {
@@ -66,6 +67,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
   });
   await server.register(cors, { ...corsPolicy(policy.corsOrigins), allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
+  const limiter = await installRateLimits(server, policy.rateLimits ?? NO_RATE_LIMITS);
   await server.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
 
   // Every body is JSON, whatever the content type says: SDKs send application/json, and the
@@ -120,8 +122,15 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
     }
     const master = authenticateCaller(deps.app, caller);
-    const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
     const path = canonicalApiPath(req.url.split('?')[0]);
+    if (!master) {
+      const wait = await limiter.take(req, caller.sessionToken, requestCost(path, method, body));
+      if (wait > 0) {
+        void reply.header('retry-after', String(wait));
+        throw new ApiError('tooManyRequests');
+      }
+    }
+    const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
     const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
     if (res.headers) void reply.headers(res.headers);
     // Prebuilt JSON text (objects/raw-json.ts) goes out as it is, without serialising again.

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+
+// Per-client request limits (issue 12 item 4, src/http/rate-limit.ts) over HTTP on both engines.
+// Each test speaks from its own client address (inject's remoteAddress) so that the counts of
+// one test do not leak into the next.
+
+interface Sent {
+  status: number;
+  body: { code?: number; error?: string; sessionToken?: string; objectId?: string } & Record<string, unknown>;
+  headers: Record<string, unknown>;
+}
+
+for (const engine of engines()) {
+  describe(`rate limits per client address and per session [${engine}]`, () => {
+    let h: (Harness & { stop(): Promise<void> }) | undefined;
+    const PER_IP = 5;
+    const PER_SESSION = 3;
+    before(async () => {
+      h = await startHarness(engine, { policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: PER_SESSION, windowMs: 60_000 } } });
+    });
+    after(async () => {
+      await h?.stop();
+    });
+
+    async function send(ip: string, opts: { method?: 'GET' | 'POST'; url: string; body?: unknown; session?: string; master?: boolean; text?: boolean }): Promise<Sent> {
+      const headers: Record<string, string> = { 'content-type': opts.text ? 'text/plain' : 'application/json' };
+      if (!opts.text) {
+        headers['x-lc-id'] = TEST_KEYS.appId;
+        headers['x-lc-key'] = opts.master ? `${TEST_KEYS.masterKey},master` : TEST_KEYS.appKey;
+      }
+      if (opts.session) headers['x-lc-session'] = opts.session;
+      const res = await h!.server.inject({ method: opts.method ?? 'GET', url: opts.url, headers, payload: opts.body === undefined ? undefined : JSON.stringify(opts.body), remoteAddress: ip });
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : {}, headers: res.headers };
+    }
+
+    function assertLimited(res: Sent, what: string): void {
+      assert.equal(res.status, 429, `${what}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(res.body, { code: 429, error: 'Too many requests.' }, what);
+      assert.ok(Number(res.headers['retry-after']) >= 1, `${what}: Retry-After ${String(res.headers['retry-after'])}`);
+    }
+
+    async function count(className: string): Promise<number> {
+      const res = await send('10.9.9.9', { url: `/1.1/classes/${className}?count=1&limit=0`, master: true });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.count as number;
+    }
+
+    test('one address gets its limit, then 429 code 429 with Retry-After; other addresses and the master key go on', async () => {
+      const ip = '10.0.0.1';
+      for (let i = 0; i < PER_IP; i++) assert.equal((await send(ip, { url: '/1.1/classes/RateA' })).status, 200, `request ${i}`);
+      assertLimited(await send(ip, { url: '/1.1/classes/RateA' }), 'past the limit');
+      assertLimited(await send(ip, { method: 'POST', url: '/1.1/classes/RateA', body: { n: 1 } }), 'a write past the limit');
+      assert.equal(await count('RateA'), 0, 'the refused write was not made');
+      assert.equal((await send('10.0.0.2', { url: '/1.1/classes/RateA' })).status, 200, 'another address');
+      assert.equal((await send(ip, { url: '/1.1/classes/RateA', master: true })).status, 200, 'the master key is not limited');
+    });
+
+    test('a batch counts each item: it cannot carry more requests than the limit', async () => {
+      const ip = '10.0.1.1';
+      const items = (n: number) => ({ requests: Array.from({ length: n }, (_, i) => ({ method: 'POST', path: '/1.1/classes/RateBatch', body: { i } })) });
+      const first = await send(ip, { method: 'POST', url: '/1.1/batch', body: items(PER_IP - 1) });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.equal(await count('RateBatch'), PER_IP - 1);
+      // One request is left in the window; a batch of two does not fit and writes nothing.
+      assertLimited(await send(ip, { method: 'POST', url: '/1.1/batch', body: items(2) }), 'second batch');
+      assert.equal(await count('RateBatch'), PER_IP - 1, 'nothing of the refused batch was written');
+      const big = await send('10.0.1.2', { method: 'POST', url: '/1.1/batch/save', body: items(PER_IP + 1) });
+      assertLimited(big, 'one batch larger than the limit');
+      assert.equal(await count('RateBatch'), PER_IP - 1);
+    });
+
+    test('the text/plain fallback counts like any request, whatever _method it names', async () => {
+      const ip = '10.0.2.1';
+      const creds = { _ApplicationId: TEST_KEYS.appId, _ApplicationKey: TEST_KEYS.appKey };
+      for (let i = 0; i < PER_IP; i++) {
+        const res = await send(ip, { method: 'POST', url: '/1.1/classes/RateFallback', text: true, body: { ...creds, _method: i % 2 ? 'GET' : 'DELETE' } });
+        assert.ok(res.status < 429, `fallback ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      assertLimited(await send(ip, { method: 'POST', url: '/1.1/classes/RateFallback', text: true, body: { ...creds, _method: 'GET' } }), 'fallback GET');
+      assertLimited(await send(ip, { method: 'POST', url: '/1.1/batch', text: true, body: { ...creds, requests: [] } }), 'fallback batch');
+    });
+
+    test('a session has its own limit across addresses; calls without it are counted by address only', async () => {
+      const signup = await send('10.0.3.9', { method: 'POST', url: '/1.1/users', body: { username: 'rate-user', password: 'pw-1234567' }, master: true });
+      assert.equal(signup.status, 201, JSON.stringify(signup.body));
+      const session = signup.body.sessionToken as string;
+      for (let i = 0; i < PER_SESSION; i++) {
+        assert.equal((await send(`10.0.3.${i + 1}`, { url: '/1.1/users/me', session })).status, 200, `session request ${i}`);
+      }
+      assertLimited(await send('10.0.3.5', { url: '/1.1/users/me', session }), 'the session past its limit from a fresh address');
+      assert.equal((await send('10.0.3.5', { url: '/1.1/classes/RateA' })).status, 200, 'the same address without the session');
+    });
+  });
+
+  describe(`rate limits: the window ends [${engine}]`, () => {
+    let h: (Harness & { stop(): Promise<void> }) | undefined;
+    before(async () => {
+      h = await startHarness(engine, { policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: 1, perSession: 0, windowMs: 1000 } } });
+    });
+    after(async () => {
+      await h?.stop();
+    });
+
+    test('after the window a limited client is served again', async () => {
+      const get = async () => (await h!.server.inject({ url: '/1.1/classes/RateW', headers: { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey }, remoteAddress: '10.1.0.1' })).statusCode;
+      let limited = false;
+      // On a slow machine the first window may end between two calls: try a few times.
+      for (let i = 0; i < 5 && !limited; i++) limited = (await get()) === 429;
+      assert.ok(limited, 'a second call in the window is refused');
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal(await get(), 200);
+    });
+  });
+}
