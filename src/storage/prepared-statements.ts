@@ -2,7 +2,8 @@ import type { Sql } from '../sql/fragment.ts';
 
 /**
  * Statements worth keeping prepared on PostgreSQL connections: hot, fixed-shape ones (get by
- * id, a single-object insert) whose text depends only on the class. A prepared statement skips
+ * id, a single-object insert, an update by id without `where`) whose text depends only on the
+ * class (and, for an update, on which fields it changes how). A prepared statement skips
  * parsing and planning after its first runs, which halves the server-side cost of a get by id.
  * Statements built from client queries (find) are not marked: their shapes are unbounded, and
  * a generic plan can be much worse than a custom one for range conditions.
