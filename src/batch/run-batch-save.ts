@@ -1,16 +1,13 @@
 import { ApiError } from '../errors/api-error.ts';
 import { isValidObjectId } from '../objects/object-id.ts';
 import { saveOrder, parseSaveItems, type SaveItem } from './save-items.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Writes one object through the route table: POST to a collection or PUT to an object. */
 export type ExecuteSave = (req: { method: 'POST' | 'PUT'; path: string; query: Readonly<Record<string, unknown>>; body: unknown }) => Promise<{ body: unknown }>;
 
 /** The response of /1.1/batch/save: internal id -> that object's merged results. */
 export type SaveResults = Record<string, Record<string, unknown>>;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Resolves a child's internal id to an objectId: created in this batch, or already saved. */
 function resolveId(cid: string, created: ReadonlyMap<string, string>, pending: ReadonlySet<string>, index: number): string {

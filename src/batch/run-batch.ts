@@ -1,6 +1,7 @@
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { AnswerBudget } from './answer-budget.ts';
 import { isBatchPath, normalizeItemPath } from './batch-path.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /**
  * Most requests one batch may carry. LeanCloud enforces none and recommends at most 100; a cap
@@ -29,10 +30,6 @@ export type BatchResult = { success: unknown } | { error: { code: number; error:
 
 /** Runs one item through the same route table as a standalone request. */
 export type ExecuteItem = (item: BatchItem) => Promise<{ body: unknown }>;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The `requests` array of a batch body (107 when the body is not `{requests: [...]}`). */
 export function requestsOf(body: unknown): unknown[] {

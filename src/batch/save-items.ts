@@ -9,6 +9,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { isValidKeyName, checkClassName } from '../schema/names.ts';
 import { normalizeItemPath, saveTargetOf, type SaveTarget } from './batch-path.ts';
 import { MAX_BATCH_REQUESTS } from './run-batch.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** A pointer field to fill with the objectId of an object saved in the same batch. */
 export interface SaveChild {
@@ -30,10 +31,6 @@ export interface SaveItem {
 
 /** Longest internal id accepted (uuids are 36 chars, objectIds 24). */
 export const MAX_INTERNAL_ID_LENGTH = 128;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function bad(index: number, detail: string): ApiError {
   return new ApiError('invalidJson', `batch/save request #${index}: ${detail}`);

@@ -10,7 +10,7 @@
  */
 import type { AppContext, RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import type { BeforeResult, BeforeWrite, RestObject, WriteEvent, WriteExtension, WriteKind, WriteSource } from '../writes/write-extension-api.ts';
 import type { CloudCode } from './cloud-code.ts';
 import { currentUserJson } from './current-user.ts';

@@ -6,7 +6,7 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** A schedule as given by the operator, checked. */
 export interface ScheduleSpec {

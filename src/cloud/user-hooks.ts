@@ -7,7 +7,7 @@
  */
 import type { AppContext, RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { userResponse } from '../users/user-response.ts';
 import { findUserById } from '../users/user-store.ts';
 

@@ -3,7 +3,7 @@
  * They come in the JSON body or in the query string (body wins); every one is optional.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { normalizeIso } from '../model/dates.ts';
 import { checkClassName } from '../schema/names.ts';
 import { isValidEmail } from '../users/user-fields.ts';

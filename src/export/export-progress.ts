@@ -4,7 +4,7 @@
  * last row. A resumed job keeps complete files, cuts a partial file back to its checkpoint and
  * reads on from the cursor, so a restart neither repeats nor loses a row.
  */
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Where one spool file stands. */
 export interface FileProgress {

@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { createObject, type Created } from '../objects/create-object.ts';
 import { FILE_CLASS, uploadUnsupported } from './file-class.ts';
 import { guessMimeType } from './mime-type.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Longest file name accepted. */
 export const MAX_FILE_NAME_LENGTH = 1024;
@@ -11,10 +12,6 @@ export const MAX_FILE_URL_LENGTH = 4096;
 
 /** Body keys of an external-file save (JS SDK: name, url, mime_type, metaData, ACL). */
 const ALLOWED = new Set(['name', 'url', 'mime_type', 'metaData', 'ACL', '__type']);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function checkUrl(url: unknown): string {
   if (typeof url !== 'string' || url.length === 0 || url.length > MAX_FILE_URL_LENGTH) {

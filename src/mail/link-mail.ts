@@ -6,7 +6,7 @@
 import type { AppContext } from '../app-context.ts';
 import { nowOf } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { isValidEmail } from '../users/user-fields.ts';
 import type { Mailer } from './mailer.ts';
 import { fill, oneLine, textsOf } from './mail-texts.ts';

@@ -5,7 +5,7 @@
  * only the account id is needed: the binding is what makes a later authData login find the user.
  * Union entries are stored under `_<platform>_unionid: {uid}` and bind under that key.
  */
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { ANONYMOUS, MAX_UID_LENGTH } from '../users/auth-data.ts';
 import type { Binding } from '../users/auth-bindings.ts';
 

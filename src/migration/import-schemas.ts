@@ -5,7 +5,8 @@
  * data already locked win; a disagreement is reported, never fatal.
  */
 import { isApiError } from '../errors/api-error.ts';
-import { isClassName, isPlainObject } from '../objects/decode-value.ts';
+import { isClassName } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { isReservedKey, isValidKeyName } from '../schema/names.ts';
 import type { FieldSchema, FieldType } from '../schema/types.ts';
 import type { ImportTarget } from './write-objects.ts';

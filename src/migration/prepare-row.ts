@@ -6,7 +6,8 @@
  */
 import { isApiError } from '../errors/api-error.ts';
 import { parseAcl, permsOf, type Acl } from '../objects/acl.ts';
-import { decodeValue, fieldTypeOf, isPlainObject } from '../objects/decode-value.ts';
+import { decodeValue, fieldTypeOf } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { normalizeIso } from '../model/dates.ts';
 import { isValidObjectId } from '../objects/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';

@@ -5,6 +5,7 @@
  * rather than copied as garbage.
  */
 import { SourceError, type SourceClient } from './sync-source.ts';
+import { isPlainObject as isRecord } from '../model/plain-object.ts';
 
 /** A field as GET /1.1/schemas describes it. */
 export interface SourceField {
@@ -22,10 +23,6 @@ export type SourceObject = Record<string, unknown> & { objectId: string };
 export interface ScanPage {
   results: SourceObject[];
   cursor: string | null;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function notTheApi(what: string, got: unknown): SourceError {

@@ -10,6 +10,7 @@
  * answers that are not the API's JSON stop the sync with an error that says what to check.
  */
 import { createHash } from 'node:crypto';
+import { isPlainObject as isRecord } from '../model/plain-object.ts';
 
 /** Where and how to reach the source app. */
 export interface SourceOptions {
@@ -49,10 +50,6 @@ export type QueryValues = Record<string, string | number | boolean | object | un
 
 function md5(text: string): string {
   return createHash('md5').update(text).digest('hex');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,7 +7,8 @@
  * a pair already present is left alone.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isClassName, isPlainObject } from '../objects/decode-value.ts';
+import { isClassName } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { isValidObjectId } from '../objects/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';
 import { checkClassName } from '../schema/names.ts';

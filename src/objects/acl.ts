@@ -4,7 +4,8 @@
  * (`rperm && $readers`), so no ACL is ever checked by loading rows into JS.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject, PROTOTYPE_KEYS } from './decode-value.ts';
+import { PROTOTYPE_KEYS } from './decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Permissions granted to one ACL subject; only `true` flags are kept. */
 export interface AclEntry {

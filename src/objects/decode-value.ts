@@ -6,6 +6,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { normalizeIso } from '../model/dates.ts';
 import type { FieldSchema } from '../schema/types.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Deepest nesting of arrays/objects inside one field value; deeper is rejected (107). */
 export const MAX_VALUE_DEPTH = 32;
@@ -24,13 +25,6 @@ export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
  * lookup keyed by them is an own-property lookup, so only `__proto__` is refused.
  */
 export const PROTO_KEY = '__proto__';
-
-/** True for `{}`-style objects (what JSON.parse makes); false for arrays, null, class instances. */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /** True when `name` is a syntactically valid class name (for Pointer/Relation targets). */
 export function isClassName(name: unknown): name is string {

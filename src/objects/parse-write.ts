@@ -4,7 +4,8 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { parseAcl, type Acl } from './acl.ts';
-import { checkText, decodePointer, decodeValue, isPlainObject, MAX_VALUE_DEPTH, PROTO_KEY } from './decode-value.ts';
+import { checkText, decodePointer, decodeValue, MAX_VALUE_DEPTH, PROTO_KEY } from './decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import {
   WRITE_FLAG_KEYS,
   type FieldPath,

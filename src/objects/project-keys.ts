@@ -1,4 +1,5 @@
 import type { WireObject } from './encode.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** A parsed `keys` parameter: which paths to keep and which to drop. */
 export interface KeySelection {
@@ -21,10 +22,6 @@ export function parseKeys(keys: string | undefined): KeySelection | undefined {
   }
   if (!include.length && !exclude.length) return undefined;
   return { include, exclude };
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function pick(obj: Record<string, unknown>, paths: string[][], top: boolean): Record<string, unknown> {

@@ -8,7 +8,8 @@ import type { CompareOp, Condition, FieldPath, QueryValue } from './ast.ts';
 import { MAX_LIST_VALUES, tooComplex } from './limits.ts';
 import { countCondition, invalidQuery, type ParseContext } from './parse-context.ts';
 import { parseSelect, parseSubQuery } from './parse-subquery.ts';
-import { isPlainObject, parseGeoPoint, parseValue } from './parse-value.ts';
+import { parseGeoPoint, parseValue } from './parse-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { translateRegex } from './regex.ts';
 
 const COMPARE_OPS: Readonly<Record<string, CompareOp>> = {

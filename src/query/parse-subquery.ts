@@ -9,7 +9,8 @@ import type { Condition, FieldPath, SubQuery } from './ast.ts';
 import { parseLimit, parseSkip } from './limits.ts';
 import { countSubquery, deeper, invalidQuery, type ParseContext } from './parse-context.ts';
 import { parseFieldKey } from './parse-key.ts';
-import { checkString, isPlainObject, parsePointer } from './parse-value.ts';
+import { checkString, parsePointer } from './parse-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 const CLASS_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 

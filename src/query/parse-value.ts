@@ -7,11 +7,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { normalizeIso } from '../model/dates.ts';
 import type { GeoPoint, JsonObject, JsonValue, PointerRef, QueryValue } from './ast.ts';
 import { MAX_VALUE_DEPTH, tooComplex } from './limits.ts';
-
-/** True for a JSON object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../model/plain-object.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

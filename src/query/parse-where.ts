@@ -14,7 +14,7 @@ import { countCondition, deeper, invalidQuery, type ParseContext, type ParseScop
 import { parseFieldKey } from './parse-key.ts';
 import { parseFieldCondition } from './parse-operators.ts';
 import { parseRelatedTo } from './parse-subquery.ts';
-import { isPlainObject } from './parse-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** Operators allowed as keys of a where object itself (not under a field). */
 export const TOP_LEVEL_OPERATORS: readonly string[] = ['$or', '$and', '$relatedTo'];

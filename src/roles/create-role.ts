@@ -2,7 +2,7 @@ import type { RequestContext } from '../app-context.ts';
 import { invalidateRoles } from '../auth/cache-invalidation.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { createObject, type Created } from '../objects/create-object.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { checkRoleName, parseRoleBody, relationMarker, ROLE_RELATIONS } from './role-body.ts';
 
 /** The class roles live in. */

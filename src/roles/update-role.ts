@@ -2,7 +2,7 @@ import type { RequestContext } from '../app-context.ts';
 import { invalidateRoles } from '../auth/cache-invalidation.ts';
 import { checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { updateObject, type Updated, type UpdateOptions } from '../objects/update-object.ts';
 import { accessOf, writeTest } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';

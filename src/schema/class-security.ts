@@ -6,6 +6,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { isValidObjectId } from '../objects/object-id.ts';
 import { isRoleName } from '../roles/role-name.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
 /** The six operations a class permission governs. */
 export const CLASS_OPERATIONS = ['get', 'find', 'create', 'update', 'delete', 'add_fields'] as const;
@@ -40,10 +41,6 @@ export const MAX_LISTED = 1000;
 
 const EVERYONE: PermissionRule = Object.freeze({ '*': true });
 const NOBODY: PermissionRule = Object.freeze({ users: Object.freeze([]), roles: Object.freeze([]) });
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function invalid(detail: string): ApiError {
   return new ApiError('invalidClassPermissions', `Invalid class permissions: ${detail}.`);

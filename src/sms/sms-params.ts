@@ -4,7 +4,7 @@
  * looked up, so `{"$ne": ""}` and friends are a 127, never a query.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { isValidMobilePhone } from '../users/user-fields.ts';
 import { SMS_TTL_DEFAULT_MINUTES, SMS_TTL_MAX_MINUTES, SMS_TTL_MIN_MINUTES } from './sms-codes.ts';
 

@@ -4,7 +4,7 @@
  * server does this, leancloud-behaviour §4.3). A user who links a non-anonymous platform, or gets
  * a password, stops being anonymous: the `anonymous` entry and its binding go.
  */
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { ANONYMOUS, unionKey, type AuthEntry } from './auth-data.ts';
 import type { Binding } from './auth-bindings.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';
 import { consumeSmsCode } from '../sms/sms-codes.ts';

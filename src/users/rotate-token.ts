@@ -7,7 +7,7 @@
 import type { RequestContext } from '../app-context.ts';
 import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { OBJECT_COLUMNS } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';

@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { loginWithAuthData } from './auth-data-login.ts';
 import { createUser } from './create-user.ts';

@@ -8,7 +8,7 @@
  * here; who may change it is decided by the update use-case.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { parseAuthData, parseAuthDataChange, type AuthDataChange, type AuthEntry } from './auth-data.ts';
 import { MAX_PASSWORD_LENGTH } from './password.ts';
 

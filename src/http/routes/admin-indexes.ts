@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { addIndex, dropIndex, listIndexes } from '../../schema/indexes.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';
 

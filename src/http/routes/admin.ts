@@ -1,6 +1,6 @@
 import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl } from '../../auth/class-security-admin.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { changeSettings, readSettings } from '../../settings/change-settings.ts';
 import { indexRoutes } from './admin-indexes.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';

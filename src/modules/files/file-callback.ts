@@ -3,10 +3,7 @@ import { byToken, commitUpload } from './file-records.ts';
 import { tokenHash } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import { removeFile } from './remove-file.ts';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject } from '../../model/plain-object.ts';
 
 /**
  * POST /1.1/fileCallback {token, result} (spec: leancloud-services §1). `result: false` abandons

@@ -4,10 +4,7 @@ import { createFileRecord } from './new-file-record.ts';
 import { newUploadToken } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import { removeFile } from './remove-file.ts';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject } from '../../model/plain-object.ts';
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {
   const v = body[field];

@@ -11,6 +11,7 @@ import { innerQueryClasses } from '../../../plan/index.ts';
 import type { Condition } from '../../../query/ast.ts';
 import { parseWhere } from '../../../query/parse-where.ts';
 import { checkClassName } from '../../../schema/names.ts';
+import { isPlainObject as isObject } from '../../../model/plain-object.ts';
 
 /** Longest subscription id (the SDK's `installationId`) accepted. */
 export const MAX_SUBSCRIPTION_ID_LENGTH = 128;
@@ -46,10 +47,6 @@ function jsonOrValue(v: unknown, what: string): unknown {
   } catch {
     throw invalid(`${what} is not valid JSON.`);
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Checks a subscription id (the SDK's installationId); throws 107 when it cannot be one. */
