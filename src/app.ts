@@ -19,7 +19,7 @@ import { RouteTable } from './http/route-table.ts';
 import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
 import type { Logger } from './log.ts';
-import type { LarderModule } from './larder-module.ts';
+import type { LarderModule } from './module-api/larder-module.ts';
 import type { HttpPolicy } from './http/http-policy.ts';
 
 /** Options of the HTTP app. */

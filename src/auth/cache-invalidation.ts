@@ -136,3 +136,20 @@ export async function invalidateSettings(app: AppState): Promise<void> {
 export async function invalidateClassSecurity(app: AppState, className?: string): Promise<void> {
   await announce(app, className === undefined ? { k: 'classes' } : { k: 'classes', c: className });
 }
+
+/**
+ * Calls `onUser` whenever any process, this one included, invalidates the sessions of a user of
+ * this app (token rotated, user deleted). For holders of long-lived connections (module
+ * WebSockets) that must recheck a session; the message format stays private to this file.
+ */
+export async function watchSessionInvalidations(app: AppState, onUser: (userId: string) => void): Promise<void> {
+  if (!app.db.listen) return;
+  await app.db.listen(
+    INVALIDATION_CHANNEL,
+    (payload) => {
+      const m = parse(payload);
+      if (m?.k === 'sessions' && m.s === app.db.schema) onUser(m.u);
+    },
+    () => {},
+  );
+}

@@ -1,15 +1,21 @@
-import { ERRORS, type ErrorName } from './error-codes.ts';
+import { ERRORS, type ErrorName, type ErrorSpec } from './error-codes.ts';
+
+/** A catalogue entry that names itself: how module errors (errors/module-errors.ts) arrive here. */
+interface SelfNamedSpec extends ErrorSpec {
+  readonly name: string;
+}
 
 /** The one error type that crosses layers; the HTTP layer turns it into status + {code, error}. */
 export class ApiError extends Error {
   readonly code: number;
   readonly status: number;
-  readonly errorName: ErrorName;
+  /** The catalogue name: a core ErrorName, or a name a module declared. */
+  readonly errorName: ErrorName | (string & {});
 
-  constructor(name: ErrorName, message?: string) {
-    const spec = ERRORS[name];
+  constructor(name: ErrorName | SelfNamedSpec, message?: string) {
+    const spec: ErrorSpec = typeof name === 'string' ? ERRORS[name] : name;
     super(message ?? spec.message);
-    this.errorName = name;
+    this.errorName = typeof name === 'string' ? name : name.name;
     this.code = spec.code;
     this.status = spec.status;
   }

@@ -1,4 +1,4 @@
-import type { LarderModule } from '../larder-module.ts';
+import type { LarderModule } from '../module-api/larder-module.ts';
 import { cqlModule } from './cql/cql-module.ts';
 import { friendsModule } from './friends/friends-module.ts';
 import { leaderboardsModule } from './leaderboards/leaderboards-module.ts';

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isApiError } from '../errors/api-error.ts';
-import { DEFAULT_SETTINGS } from './app-settings.ts';
+import { defaultSettings } from './app-settings.ts';
 import { parseSettingsChange } from './change-settings.ts';
+import { declareSettings, invalidSetting, settingCatalogue } from './setting-catalogue.ts';
+
+// A module's way in: declared settings with choices, a range and an own rule ("chosen once").
+declareSettings('test-module', {
+  testColour: { default: '', choices: ['red', 'blue'], doc: 'test', check: (v: string, current: string) => { if (current !== '' && v !== current) throw invalidSetting('testColour cannot be changed'); } },
+  testCount: { default: 5, range: [1, 9], doc: 'test' },
+});
+const DEFAULT_SETTINGS = defaultSettings();
 
 function refused(change: unknown): void {
   assert.throws(() => parseSettingsChange(change, DEFAULT_SETTINGS), (e) => isApiError(e) && e.code === 1 && e.status === 400, JSON.stringify(change));
@@ -38,14 +46,21 @@ test('object settings (emailTexts) merge key by key; their keys and types are ch
   refused({ emailTexts: 'x' });
 });
 
-test('friend settings: closed choices, and the friend model is chosen once for good', () => {
-  assert.deepEqual(parseSettingsChange({ friendModel: 'mutual' }, DEFAULT_SETTINGS), { friendModel: 'mutual' });
-  assert.deepEqual(parseSettingsChange({ friendshipACL: 'private' }, DEFAULT_SETTINGS), { friendshipACL: 'private' });
-  refused({ friendModel: 'both' });
-  refused({ friendshipACL: 'friends' });
-  const chosen = { ...DEFAULT_SETTINGS, friendModel: 'follow' as const };
-  assert.deepEqual(parseSettingsChange({ friendModel: 'follow' }, chosen), { friendModel: 'follow' }, 'same value again is harmless');
-  for (const change of [{ friendModel: 'mutual' }, { friendModel: null }]) {
+test('declared settings: closed choices, ranges and the owner\'s own rule', () => {
+  assert.deepEqual(parseSettingsChange({ testColour: 'red', testCount: 9 }, DEFAULT_SETTINGS), { testColour: 'red', testCount: 9 });
+  refused({ testColour: 'green' });
+  refused({ testCount: 10 });
+  refused({ testCount: 1.5 });
+  const chosen = { ...DEFAULT_SETTINGS, testColour: 'blue' };
+  assert.deepEqual(parseSettingsChange({ testColour: 'blue' }, chosen), { testColour: 'blue' }, 'same value again is harmless');
+  for (const change of [{ testColour: 'red' }, { testColour: null }]) {
     assert.throws(() => parseSettingsChange(change, chosen), (e) => isApiError(e) && /cannot be changed/.test(e.message), JSON.stringify(change));
   }
+});
+
+test('the catalogue: one entry per setting, each with a doc; a name is owned once', () => {
+  const keys = settingCatalogue().map((e) => e.key);
+  assert.equal(new Set(keys).size, keys.length);
+  for (const e of settingCatalogue()) assert.ok(e.spec.doc.length > 0, e.key);
+  assert.throws(() => declareSettings('another-module', { testCount: { default: 1, doc: 'x' } }), /already declared/);
 });

@@ -5,18 +5,12 @@
  * process reloads the settings once the change is stored (auth/cache-invalidation.ts).
  */
 import { invalidateSettings, type AppState } from '../auth/cache-invalidation.ts';
-import { ApiError } from '../errors/api-error.ts';
-import { changeInvisibleFields } from '../model/invisible-fields.ts';
 import { sql } from '../sql/fragment.ts';
-import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './app-settings.ts';
+import { loadSettings, saveSettings, type AppSettings } from './app-settings.ts';
+import { invalidSetting, settingCatalogue, settingEntry, type SettingSpec } from './setting-catalogue.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function invalid(detail: string): ApiError {
-  return new ApiError('invalidSetting', `Invalid app setting: ${detail}.`);
-}
+const invalid = invalidSetting;
 
 function kind(v: unknown): string {
   if (v === null) return 'null';
@@ -55,36 +49,16 @@ function scalar(path: string, v: unknown): unknown {
   throw invalid(`${path} must be a string, number or boolean`);
 }
 
-/** Settings whose text must be one of a few values. */
-const CHOICES: Readonly<Record<string, readonly string[]>> = {
-  friendModel: ['mutual', 'follow'],
-  friendshipACL: ['shared', 'public', 'private'],
-  richPresenceAudience: ['users', 'friends'],
-};
-
-/** Settings whose number must lie in a range (inclusive). */
-const RANGES: Readonly<Record<string, readonly [number, number]>> = {
-  friendsIdleTimeoutMs: [100, 24 * 3600_000],
-  friendsLeaseMs: [1000, 24 * 3600_000],
-  loginLockThreshold: [0, 1000],
-  loginLockMinutes: [1, 24 * 60],
-};
-
-/** Extra rules beyond the type: closed choices, and the friend model that is chosen once. */
-function checkRules(key: string, value: unknown, current: AppSettings): void {
-  const range = RANGES[key];
+/** Rules beyond the shape: range, the setting's own rule, then its closed choices. */
+function checkRules(key: string, value: unknown, spec: SettingSpec<unknown>, current: unknown): void {
+  const range = spec.range;
   if (range && (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1])) {
     throw invalid(`${key} must be an integer from ${range[0]} to ${range[1]}`);
   }
-  if (key === 'friendsWebSocketUrl' && value !== '' && !/^wss?:\/\/[^\s/]+(\/\S*)?$/.test(String(value))) {
-    throw invalid('friendsWebSocketUrl must be "" or a ws:// or wss:// URL');
-  }
-  // Permanence first: resetting a chosen model (null -> '') must say why it is refused.
-  if (key === 'friendModel' && current.friendModel !== '' && value !== current.friendModel) {
-    throw new ApiError('invalidSetting', `Invalid app setting: the friend model is already ${JSON.stringify(current.friendModel)} and cannot be changed (it is chosen once, for good).`);
-  }
-  const choices = CHOICES[key];
-  if (choices && !choices.includes(value as string) && !(key === 'friendModel' && value === current.friendModel)) {
+  // The own rule first: resetting a setting chosen for good (null -> default) must say why it is refused.
+  spec.check?.(value, current);
+  const choices = spec.choices;
+  if (choices && !choices.includes(value as string) && value !== current) {
     throw invalid(`${key} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`);
   }
 }
@@ -92,15 +66,15 @@ function checkRules(key: string, value: unknown, current: AppSettings): void {
 /** Validates a change against the current settings and returns the values to store. */
 export function parseSettingsChange(change: unknown, current: AppSettings): Partial<AppSettings> {
   if (!isPlainObject(change)) throw invalid('expected an object of settings');
-  const known = Object.keys(DEFAULT_SETTINGS);
-  const defaults = DEFAULT_SETTINGS as unknown as Record<string, unknown>;
-  const now = current as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(change)) {
-    if (!known.includes(key)) throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${known.join(', ')}`);
-    if (key === 'clientInvisibleFields') out[key] = value === null ? defaults[key] : changeInvisibleFields(value, current.clientInvisibleFields);
-    else out[key] = value === null ? defaults[key] : validate(key, value, defaults[key], now[key]);
-    checkRules(key, out[key], current);
+    const entry = settingEntry(key);
+    if (!entry) throw invalid(`unknown setting ${JSON.stringify(key.slice(0, 64))}; known: ${settingCatalogue().map((e) => e.key).join(', ')}`);
+    const { spec } = entry;
+    const now = current[key] ?? spec.default;
+    if (value === null) out[key] = spec.default;
+    else out[key] = spec.parse ? spec.parse(value, now) : validate(key, value, spec.default, now);
+    checkRules(key, out[key], spec, now);
   }
   return out as Partial<AppSettings>;
 }

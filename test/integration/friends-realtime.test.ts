@@ -228,7 +228,7 @@ for (const engine of engines()) {
       await enableFriends(one);
       await configurePresence(one, { enableRichMsg: true, enableOnlineMsg: true, richPresenceFields: [{ key: 'score', type: 'variable' }] });
       // The second instance hears of the settings change through the invalidation channel.
-      await eventually(async () => two.app.settings.richPresenceSync, 5000, 'settings on the second instance');
+      await eventually(async () => two.app.settings.richPresenceSync === true, 5000, 'settings on the second instance');
       const [a, b] = await seedUsers(one, 2);
       await befriend(one, a.objectId, b.objectId);
       const sa = await openSocket(await one.listen(), a.sessionToken);

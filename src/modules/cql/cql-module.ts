@@ -1,4 +1,4 @@
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import { ok } from '../../http/route.ts';
 import { text } from '../../http/query-params.ts';
 import { cloudQuery, parsePvalues } from './cloud-query.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { FILE_CLASS } from '../../files/file-class.ts';
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import type { Logger } from '../../log.ts';
 import { deleteObjects } from '../../objects/delete-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';

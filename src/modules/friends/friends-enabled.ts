@@ -1,5 +1,7 @@
-import type { AppContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import type { AppContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { friendsSettings } from './friends-settings.ts';
+import { friendsError } from './friends-errors.ts';
 
 /**
  * Every friends endpoint (presence, realtime, both friend models) answers only when the app
@@ -8,10 +10,10 @@ import { ApiError } from '../../errors/api-error.ts';
  * operator who meets it knows what to do.
  */
 export function requireFriendsEnabled(app: AppContext): void {
-  if (!app.settings.richPresenceSync) throw new ApiError('friendsDisabled');
+  if (!friendsSettings(app).richPresenceSync) throw friendsError('friendsDisabled');
 }
 
 /** The same check as a boolean, for places that cannot throw (the WebSocket upgrade). */
 export function friendsEnabled(app: AppContext): boolean {
-  return app.settings.richPresenceSync;
+  return friendsSettings(app).richPresenceSync;
 }

@@ -1,4 +1,4 @@
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import { friendshipRoutes } from './friendship/routes.ts';
 import { presenceRoutes } from './presence/routes.ts';
 import { mountRealtime } from './realtime/mount.ts';

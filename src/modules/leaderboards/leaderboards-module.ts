@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import { ARCHIVE_PATH, archiveCsv, archiveExists } from './archives.ts';
 import { leaderboardRoutes } from './routes.ts';
 

@@ -9,7 +9,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import { includeParam } from '../../http/key-params.ts';
 import { flag, text } from '../../http/query-params.ts';
 import { ok, type ApiRequest, type QueryParams, type Route } from '../../http/route.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';
 import { parseSkip } from '../../query/limits.ts';
 import { sql } from '../../sql/fragment.ts';

@@ -6,7 +6,7 @@
  */
 import { nowOf, type AppContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { sql, type Sql } from '../../sql/fragment.ts';
 import type { Queryable } from '../../storage/database.ts';
 import { checkStatisticName, checkValue, type UpdateStrategy } from './leaderboard-rules.ts';

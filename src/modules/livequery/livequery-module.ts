@@ -1,4 +1,4 @@
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import { mountRouteDiscovery } from './http/route-discovery.ts';
 import { liveQueryRoutes } from './http/subscribe-routes.ts';
 import { liveQueryWriteExtension } from './events/write-listener.ts';

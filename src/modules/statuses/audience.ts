@@ -11,7 +11,7 @@
  */
 import type { RequestContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { findObjects } from '../../objects/find-objects.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';
 import { parseLimit, parseSkip } from '../../query/limits.ts';

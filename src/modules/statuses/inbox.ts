@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { encodeRow, type WireObject } from '../../objects/encode.ts';
 import { expandFiles } from '../../objects/expand-files.ts';
 import { accessOf, droppedFrom, planQuery } from '../../plan/index.ts';

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import { parseFindQuery } from '../../http/find-params.ts';
 import { text } from '../../http/query-params.ts';
 import { ok, type ApiRequest, type QueryParams, type Route } from '../../http/route.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { findObjects } from '../../objects/find-objects.ts';
 import { getObject } from '../../objects/get-object.ts';
 import { isValidObjectId } from '../../objects/object-id.ts';

@@ -7,7 +7,7 @@
 import type { RequestContext } from '../../app-context.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { createObject } from '../../objects/create-object.ts';
-import { isPlainObject } from '../../objects/decode-value.ts';
+import { isPlainObject } from '../../model/plain-object.ts';
 import { sql } from '../../sql/fragment.ts';
 import { audienceOf, recipientsSql } from './audience.ts';
 import { ensureInboxTable } from './status-tables.ts';

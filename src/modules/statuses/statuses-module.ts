@@ -1,4 +1,4 @@
-import type { LarderModule } from '../../larder-module.ts';
+import type { LarderModule } from '../../module-api/larder-module.ts';
 import { statusRoutes } from './routes.ts';
 
 /**

@@ -1,12 +1,14 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import type { WireObject } from '../../../objects/encode.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import type { WireObject } from '../../../module-api/data.ts';
 import { requireUsers } from './friend-guard.ts';
 import { checkLimit, deleteRow, findRow, upsertRow } from './friend-rows.ts';
 import { BLOCKLIST } from './friend-tables.ts';
 import { friendTransaction } from './friend-tx.ts';
 import { unfollowIn } from './follow.ts';
 import { MAX_BLOCKED } from './limits.ts';
+import { friendsSettings } from '../friends-settings.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /**
  * Puts `b` on `a`'s block list (`_FriendBlocklist {user: a, blockedUser: b}`). The row is
@@ -23,7 +25,7 @@ export async function block(ctx: RequestContext, a: string, b: string): Promise<
     if (existing) return existing;
     await checkLimit(ft, BLOCKLIST, a, MAX_BLOCKED, 'blocked users');
     const row = await upsertRow(ft, { cls: BLOCKLIST, owner: a, other: b, fields: {}, fieldTypes: {}, attrs: { data: {}, types: {} }, acl: { [a]: { read: true, write: true } } }, 'keep');
-    if (ctx.app.settings.friendModel === 'follow') {
+    if (friendsSettings(ctx.app).friendModel === 'follow') {
       await unfollowIn(ft, a, b);
       await unfollowIn(ft, b, a);
     }
@@ -34,5 +36,5 @@ export async function block(ctx: RequestContext, a: string, b: string): Promise<
 /** Takes `b` off `a`'s block list; 221 when it was not on it. */
 export async function unblock(ctx: RequestContext, a: string, b: string): Promise<void> {
   const had = await friendTransaction(ctx, [a, b], (ft) => deleteRow(ft, { cls: BLOCKLIST, owner: a, other: b }));
-  if (!had) throw new ApiError('friendshipNotFound', `User ${b} is not on the block list.`);
+  if (!had) throw friendsError('friendshipNotFound', `User ${b} is not on the block list.`);
 }

@@ -1,6 +1,5 @@
-import { ApiError } from '../../../errors/api-error.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { sql, type Queryable } from '../../../module-api/data.ts';
 import { pointerId } from './friend-tables.ts';
 
 /** True when `blocker` has `blocked` on its block list. */

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import type { WireObject } from '../../../objects/encode.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import type { WireObject } from '../../../module-api/data.ts';
 import { refuseIfBlocked } from './block-rules.ts';
 import { friendshipAcl } from './friend-acl.ts';
 import type { FriendAttrs } from './friend-attrs.ts';
@@ -9,6 +9,8 @@ import { checkLimit, countOwned, findRow, updateRow, upsertRow, deleteRow } from
 import { FOLLOWEE, FOLLOWER } from './friend-tables.ts';
 import { friendTransaction, type FriendTx } from './friend-tx.ts';
 import { MAX_FOLLOWEES } from './limits.ts';
+import { friendsSettings } from '../friends-settings.ts';
+import { friendsError } from '../friends-errors.ts';
 
 const BOOLEAN = { type: 'Boolean' } as const;
 
@@ -19,7 +21,7 @@ const BOOLEAN = { type: 'Boolean' } as const;
  * Returns the _Followee row; an existing follow only gets the new attributes (follow is idempotent).
  */
 async function followOne(ft: FriendTx, a: string, b: string, attrs: FriendAttrs): Promise<WireObject> {
-  const mode = ft.app.settings.friendshipACL;
+  const mode = friendsSettings(ft.app).friendshipACL;
   const existing = await findRow(ft, { cls: FOLLOWEE, owner: a, other: b });
   if (!existing) await checkLimit(ft, FOLLOWEE, a, MAX_FOLLOWEES, 'followees');
   const back = await findRow(ft, { cls: FOLLOWEE, owner: b, other: a });
@@ -41,7 +43,7 @@ export async function follow(ctx: RequestContext, a: string, b: string, attrs: F
     await requireUsers(ft.tx, [a, b]);
     await refuseIfBlocked(ft.tx, a, b);
     const row = await followOne(ft, a, b, attrs);
-    if (!ctx.app.settings.autoFollowBack) return row;
+    if (!friendsSettings(ctx.app).autoFollowBack) return row;
     const backExists = await findRow(ft, { cls: FOLLOWEE, owner: b, other: a });
     if (backExists || (await countOwned(ft, FOLLOWEE, b)) >= MAX_FOLLOWEES) return row;
     await followOne(ft, b, a, attrs);
@@ -60,5 +62,5 @@ export async function unfollowIn(ft: FriendTx, a: string, b: string): Promise<bo
 /** Unfollow (DELETE /1.1/users/<id>/friendship/<target>, POST /friend/v2/unfollow); 221 when absent. */
 export async function unfollow(ctx: RequestContext, a: string, b: string): Promise<void> {
   const had = await friendTransaction(ctx, [a, b], (ft) => unfollowIn(ft, a, b));
-  if (!had) throw new ApiError('friendshipNotFound', `User ${a} does not follow user ${b}.`);
+  if (!had) throw friendsError('friendshipNotFound', `User ${a} does not follow user ${b}.`);
 }

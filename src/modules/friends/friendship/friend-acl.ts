@@ -1,5 +1,5 @@
-import type { Acl } from '../../../objects/acl.ts';
-import type { FriendshipAclMode } from '../../../settings/app-settings.ts';
+import type { Acl } from '../../../module-api/data.ts';
+import type { FriendshipAclMode } from '../friends-settings.ts';
 
 /**
  * The ACL of a friendship row owned by `owner` about `other` (§7.1, console option

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../../errors/api-error.ts';
+import { ApiError } from '../../../module-api/errors.ts';
 import { friendshipAcl, requestAcl } from './friend-acl.ts';
 import { attrsOfBody, parseFriendAttrs } from './friend-attrs.ts';
 

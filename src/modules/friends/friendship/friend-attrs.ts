@@ -1,8 +1,6 @@
-import { ApiError } from '../../../errors/api-error.ts';
-import { isPlainObject } from '../../../objects/decode-value.ts';
-import { typesOf } from '../../../objects/field-operations.ts';
-import { parseWriteBody } from '../../../objects/parse-write.ts';
-import type { FieldSchema } from '../../../schema/types.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { isPlainObject, type FieldSchema } from '../../../module-api/data.ts';
+import { typesOf, parseWriteBody } from '../../../module-api/writes.ts';
 
 /** Fields the server sets on friendship rows; attributes may not overwrite them. */
 const SERVER_FIELDS = new Set(['user', 'followee', 'follower', 'friend', 'friendStatus', 'status', 'blockedUser']);

@@ -1,10 +1,10 @@
-import type { AppContext, RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { isValidObjectId } from '../../../objects/object-id.ts';
-import type { FriendModel } from '../../../settings/app-settings.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import type { AppContext, RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { isValidObjectId, sql, type Queryable } from '../../../module-api/data.ts';
+import type { FriendModel } from '../friends-settings.ts';
 import { requireFriendsEnabled } from '../friends-enabled.ts';
+import { friendsSettings } from '../friends-settings.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** Which model an endpoint belongs to; 'any' for endpoints both models share (block list). */
 export type ModelNeed = Exclude<FriendModel, ''> | 'any';
@@ -16,12 +16,12 @@ const MODEL_NAMES = { mutual: 'mutual friends', follow: 'follow' } as const;
  * the operator's and permanent, so Larder never picks one implicitly on first use.
  */
 export function requireModel(app: AppContext, need: ModelNeed): void {
-  const model = app.settings.friendModel;
+  const model = friendsSettings(app).friendModel;
   if (model === '') {
-    throw new ApiError('friendModelMismatch', "No friend model is chosen for this app. The operator must set friendModel to 'mutual' or 'follow' (PUT /1.1/larder/settings with the master key, or `larder settings set friendModel <model>`); the choice is permanent.");
+    throw friendsError('friendModelMismatch', "No friend model is chosen for this app. The operator must set friendModel to 'mutual' or 'follow' (PUT /1.1/larder/settings with the master key, or `larder settings set friendModel <model>`); the choice is permanent.");
   }
   if (need !== 'any' && need !== model) {
-    throw new ApiError('friendModelMismatch', `This endpoint belongs to the ${MODEL_NAMES[need]} model, but this app uses the ${MODEL_NAMES[model]} model.`);
+    throw friendsError('friendModelMismatch', `This endpoint belongs to the ${MODEL_NAMES[need]} model, but this app uses the ${MODEL_NAMES[model]} model.`);
   }
 }
 
@@ -54,13 +54,13 @@ async function signedIn(ctx: RequestContext): Promise<FriendCaller> {
  * mutual model refuses it, because there `_Followee` rows are friendships, not follows.
  */
 export async function storageFollowCaller(ctx: RequestContext): Promise<FriendCaller> {
-  if (ctx.app.settings.friendModel === 'mutual') requireModel(ctx.app, 'follow');
+  if (friendsSettings(ctx.app).friendModel === 'mutual') requireModel(ctx.app, 'follow');
   return signedIn(ctx);
 }
 
 /** True when the app uses follows (the follow model, or no model chosen yet: the storage follow API). */
 export function followsApply(app: AppContext): boolean {
-  return app.settings.friendModel !== 'mutual';
+  return friendsSettings(app).friendModel !== 'mutual';
 }
 
 /** The session's user, for endpoints that always act as the caller (the TDS /friend/v2 ones). */

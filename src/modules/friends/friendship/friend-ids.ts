@@ -1,6 +1,7 @@
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 import { friendTablesReady, pointerId } from './friend-tables.ts';
+import { friendsSettings } from '../friends-settings.ts';
 
 /**
  * Users who receive `userId`'s online/presence notifications and may read its presence: its
@@ -11,7 +12,7 @@ import { friendTablesReady, pointerId } from './friend-tables.ts';
  * narrows the answer to those ids (a visibility check of a few users need not list them all).
  */
 export async function friendIdsOf(app: AppContext, userId: string, among?: readonly string[]): Promise<string[]> {
-  const model = app.settings.friendModel;
+  const model = friendsSettings(app).friendModel;
   if (model === '' || !(await friendTablesReady(app))) return [];
   // Users blocked either way, fetched once (hashed) rather than probed per friend row.
   const notBlocked = sql`${pointerId('followee', 'a')} <> ALL (ARRAY(

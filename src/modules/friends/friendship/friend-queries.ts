@@ -1,8 +1,7 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { isPlainObject } from '../../../objects/decode-value.ts';
-import { findObjects, type FindQuery, type FindResult } from '../../../objects/find-objects.ts';
-import { parseInclude } from '../../../objects/include.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { isPlainObject } from '../../../module-api/data.ts';
+import { findObjects, type FindQuery, type FindResult, parseInclude } from '../../../module-api/reads.ts';
 import { blockedIds } from './block-rules.ts';
 import { userPointer } from './friend-guard.ts';
 import { friendTablesReady, FOLLOWEE, FOLLOWER } from './friend-tables.ts';

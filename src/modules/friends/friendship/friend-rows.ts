@@ -1,11 +1,6 @@
-import { ApiError } from '../../../errors/api-error.ts';
-import { newObjectId } from '../../../objects/object-id.ts';
-import type { Acl } from '../../../objects/acl.ts';
-import { encodeRow, type WireObject } from '../../../objects/encode.ts';
-import { OBJECT_COLUMNS, type ObjectRow } from '../../../objects/object-row.ts';
-import { restObjectOf } from '../../../objects/write-body.ts';
-import type { FieldSchema } from '../../../schema/types.ts';
-import { ident, sql } from '../../../sql/fragment.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { newObjectId, type Acl, encodeRow, type WireObject, OBJECT_COLUMNS, type ObjectRow, type FieldSchema, ident, sql } from '../../../module-api/data.ts';
+import { restObjectOf } from '../../../module-api/writes.ts';
 import { permsOfAcl } from './friend-acl.ts';
 import type { FriendAttrs } from './friend-attrs.ts';
 import { userPointer } from './friend-guard.ts';

@@ -1,7 +1,5 @@
-import type { AppContext } from '../../../app-context.ts';
-import { ident, sql, type Sql } from '../../../sql/fragment.ts';
-import { indexName } from '../../../storage/class-table.ts';
-import type { Database, Queryable } from '../../../storage/database.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { ident, sql, type Sql, indexName, type Database, type Queryable } from '../../../module-api/data.ts';
 
 /** The classes of both friend models (§7.1), plus the block list. */
 export const FOLLOWEE = '_Followee';

@@ -1,8 +1,6 @@
-import type { AppContext, RequestContext } from '../../../app-context.ts';
-import type { ClassSchema, FieldSchema } from '../../../schema/types.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
-import { CommitEvents } from '../../../writes/commit-events.ts';
+import type { AppContext, RequestContext } from '../../../module-api/context.ts';
+import { type ClassSchema, type FieldSchema, sql, type Queryable } from '../../../module-api/data.ts';
+import { CommitEvents } from '../../../module-api/writes.ts';
 import { ensureFriendTables, type FriendClass } from './friend-tables.ts';
 
 /** A friendship write in progress: the transaction plus the schema changes to publish on commit. */

@@ -1,11 +1,12 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import type { WireObject } from '../../../objects/encode.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import type { WireObject } from '../../../module-api/data.ts';
 import type { FriendAttrs } from './friend-attrs.ts';
 import { followsApply } from './friend-guard.ts';
 import { deleteRow, updateRow } from './friend-rows.ts';
 import { FOLLOWEE, FOLLOWER, REQUEST } from './friend-tables.ts';
 import { friendTransaction } from './friend-tx.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /**
  * PUT /1.1/users/<id>/friendship/<target>: changes the attributes of the caller's half of a
@@ -19,7 +20,7 @@ export async function updateFriendship(ctx: RequestContext, a: string, b: string
     if (r && followsApply(ctx.app)) await updateRow(ft, { cls: FOLLOWER, owner: b, other: a }, attrs.data, attrs.types);
     return r;
   });
-  if (!row) throw new ApiError('friendshipNotFound', `User ${a} has no friendship with user ${b}.`);
+  if (!row) throw friendsError('friendshipNotFound', `User ${a} has no friendship with user ${b}.`);
   return row;
 }
 
@@ -36,5 +37,5 @@ export async function deleteFriend(ctx: RequestContext, a: string, b: string): P
     await deleteRow(ft, { cls: REQUEST, owner: b, other: a });
     return true;
   });
-  if (!had) throw new ApiError('friendshipNotFound', `User ${a} has no friendship with user ${b}.`);
+  if (!had) throw friendsError('friendshipNotFound', `User ${a} has no friendship with user ${b}.`);
 }

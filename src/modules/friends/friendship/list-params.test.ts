@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../../errors/api-error.ts';
+import { ApiError } from '../../../module-api/errors.ts';
 import { DEFAULT_PAGE, MAX_PAGE, parseListParams } from './list-params.ts';
 
 test('defaults: first page of 50, newest first', () => {

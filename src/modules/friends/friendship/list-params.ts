@@ -1,6 +1,5 @@
-import { ApiError } from '../../../errors/api-error.ts';
-import { text } from '../../../http/query-params.ts';
-import type { QueryParams } from '../../../http/route.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { text, type QueryParams } from '../../../module-api/http.ts';
 
 /** Page size of the /friend/v2 lists when none is given (TDS: 50). */
 export const DEFAULT_PAGE = 50;

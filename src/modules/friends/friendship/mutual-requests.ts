@@ -1,12 +1,7 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { isPlainObject } from '../../../objects/decode-value.ts';
-import { isValidObjectId } from '../../../objects/object-id.ts';
-import type { ObjectRow } from '../../../objects/object-row.ts';
-import { restObjectOf } from '../../../objects/write-body.ts';
-import { OBJECT_COLUMNS } from '../../../objects/object-row.ts';
-import { sql } from '../../../sql/fragment.ts';
-import { toIso } from '../../../objects/timestamps.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { isPlainObject, isValidObjectId, type ObjectRow, OBJECT_COLUMNS, sql, toIso } from '../../../module-api/data.ts';
+import { restObjectOf } from '../../../module-api/writes.ts';
 import { notifyUsers } from '../realtime/notify.ts';
 import { refuseIfBlocked } from './block-rules.ts';
 import { friendshipAcl, requestAcl } from './friend-acl.ts';
@@ -15,6 +10,7 @@ import { friendCaller, requireUsers, targetId } from './friend-guard.ts';
 import { findRow, upsertRow } from './friend-rows.ts';
 import { ensureFriendTables, FOLLOWEE, REQUEST } from './friend-tables.ts';
 import { friendTransaction } from './friend-tx.ts';
+import { friendsSettings } from '../friends-settings.ts';
 
 const BOOLEAN = { type: 'Boolean' } as const;
 const STRING = { type: 'String' } as const;
@@ -39,7 +35,7 @@ export async function applyFriendship(ctx: RequestContext, body: unknown): Promi
   const friend = pointerTarget(body.friend, 'friend');
   if (friend === requester) throw new ApiError('badRequest', 'A user cannot send a friend request to itself.');
   const attrs = attrsOfBody(body.friendship === undefined ? undefined : { friendship: body.friendship });
-  const mode = ctx.app.settings.friendshipACL;
+  const mode = friendsSettings(ctx.app).friendshipACL;
   const created = await friendTransaction(ctx, [requester, friend], async (ft) => {
     await requireUsers(ft.tx, [requester, friend]);
     await refuseIfBlocked(ft.tx, requester, friend);
@@ -93,7 +89,7 @@ export async function answerFriendship(ctx: RequestContext, requestId: string, a
   const pair = await loadPair(ctx, requestId);
   if (!caller.master && caller.userId !== pair.target) throw new ApiError('forbidden', 'Only the user a friend request was sent to may answer it.');
   const attrs = answer === 'accept' ? attrsOfBody(body) : undefined;
-  const mode = ctx.app.settings.friendshipACL;
+  const mode = friendsSettings(ctx.app).friendshipACL;
   const out = await friendTransaction(ctx, [pair.requester, pair.target], async (ft) => {
     const rows = await ft.tx.query<ObjectRow>(sql`SELECT ${OBJECT_COLUMNS} FROM "_FriendshipRequest" WHERE "objectId" = ${requestId} FOR UPDATE`);
     if (!rows[0]) throw new ApiError('classNotFound', `Friend request ${requestId} not found.`);

@@ -3,17 +3,16 @@
  * service under /friend/v2). Each handler passes the common gate (friend-guard.ts: service on,
  * right model, a user or the master key) before anything else. docs/friendships.md.
  */
-import type { RequestContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { isPlainObject } from '../../../objects/decode-value.ts';
-import { parseFindQuery } from '../../../http/find-params.ts';
-import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../http/route.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { isPlainObject } from '../../../module-api/data.ts';
+import { parseFindQuery, ok, type ApiRequest, type ApiResponse, type Route } from '../../../module-api/http.ts';
 import { block, unblock } from './block-list.ts';
 import { attrsOfBody } from './friend-attrs.ts';
 import { followsApply, friendCaller, pathUser, sessionUser, storageFollowCaller, targetId, userPointer, type FriendCaller, type ModelNeed } from './friend-guard.ts';
 import { followers, followees, followersAndFollowees, friendsOf, mutualFollowees } from './friend-queries.ts';
 import { BLOCKLIST } from './friend-tables.ts';
-import { findObjects } from '../../../objects/find-objects.ts';
+import { findObjects } from '../../../module-api/reads.ts';
 import { follow, unfollow } from './follow.ts';
 import { deleteFriend, updateFriendship } from './friendship-update.ts';
 import { parseListParams } from './list-params.ts';

@@ -1,8 +1,6 @@
-import type { RequestContext } from '../../../app-context.ts';
-import { encodeRow, type WireObject } from '../../../objects/encode.ts';
-import { OBJECT_COLUMNS, type ObjectRow } from '../../../objects/object-row.ts';
-import { accessOf, droppedFrom, fieldView, selectByIds } from '../../../plan/index.ts';
-import { sql, type Sql } from '../../../sql/fragment.ts';
+import type { RequestContext } from '../../../module-api/context.ts';
+import { encodeRow, type WireObject, OBJECT_COLUMNS, type ObjectRow, sql, type Sql } from '../../../module-api/data.ts';
+import { accessOf, droppedFrom, fieldView, selectByIds } from '../../../module-api/reads.ts';
 import { presenceOf, type PlayerPresence } from '../presence/presence-of.ts';
 import { presenceVisibleTo } from '../presence/presence-audience.ts';
 import { friendTablesReady, pointerId } from './friend-tables.ts';

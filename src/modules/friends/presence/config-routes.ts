@@ -2,7 +2,7 @@
  * Rich presence configuration: the client's view (GET config) and the two management endpoints
  * (base-info, lang-info; master key). Every write answers {appId} as the original service did.
  */
-import { ok, type Route } from '../../../http/route.ts';
+import { ok, type Route } from '../../../module-api/http.ts';
 import { webSocketUrlOf } from '../realtime/ws-url.ts';
 import { friendsCaller, requireFriendsMaster } from './friends-caller.ts';
 import { parseBaseInfo, parseLangInfo } from './parse-config-body.ts';

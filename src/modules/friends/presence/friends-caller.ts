@@ -1,6 +1,7 @@
-import { ApiError } from '../../../errors/api-error.ts';
-import type { ApiRequest } from '../../../http/route.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import type { ApiRequest } from '../../../module-api/http.ts';
 import { requireFriendsEnabled } from '../friends-enabled.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** Who calls a friends read endpoint: the master key, a user, or both. */
 export interface FriendsCaller {
@@ -17,7 +18,7 @@ export async function friendsCaller(req: ApiRequest, needUser: boolean): Promise
   requireFriendsEnabled(req.ctx.app);
   if (!req.ctx.sessionToken) {
     if (req.ctx.master && !needUser) return { master: true };
-    throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Session.');
+    throw friendsError('friendsMissingHeader', 'Missing request header: X-LC-Session.');
   }
   const p = await req.ctx.principal();
   if (!p.userId) throw new ApiError('unauthorized', 'Invalid session token (X-LC-Session).');

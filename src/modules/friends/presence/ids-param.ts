@@ -1,5 +1,6 @@
-import { ApiError } from '../../../errors/api-error.ts';
+import { ApiError } from '../../../module-api/errors.ts';
 import { PRESENCE_LIMITS } from './presence-limits.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** Longest id accepted; objectIds are far shorter, and anything longer cannot match a user. */
 const MAX_ID_LENGTH = 64;
@@ -16,11 +17,11 @@ export function parseIdsParam(raw: unknown): string[] {
     const inner = raw.trim().replace(/^[{[]/, '').replace(/[}\]]$/, '');
     list = inner === '' ? [] : inner.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
   } else list = [];
-  if (list.length === 0) throw new ApiError('presenceInvalidRequest', 'Invalid rich presence request: ids is required (ids=id1,id2 or ids={id1,id2}).');
-  if (list.length > PRESENCE_LIMITS.maxIds) throw new ApiError('presenceTooManyIds', `Too many ids: ${list.length} given, at most ${PRESENCE_LIMITS.maxIds} per request.`);
+  if (list.length === 0) throw friendsError('presenceInvalidRequest', 'Invalid rich presence request: ids is required (ids=id1,id2 or ids={id1,id2}).');
+  if (list.length > PRESENCE_LIMITS.maxIds) throw friendsError('presenceTooManyIds', `Too many ids: ${list.length} given, at most ${PRESENCE_LIMITS.maxIds} per request.`);
   return list.map((id, i) => {
     if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH || !/^[A-Za-z0-9_-]+$/.test(id)) {
-      throw new ApiError('presenceInvalidRequest', `Invalid rich presence request: ids[${i}] is not a user id.`);
+      throw friendsError('presenceInvalidRequest', `Invalid rich presence request: ids[${i}] is not a user id.`);
     }
     return id;
   });

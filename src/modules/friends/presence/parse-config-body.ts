@@ -2,12 +2,13 @@
  * Parses the management bodies of rich presence (base-info and lang-info) into typed values; every
  * mistake is a presenceInvalidConfig error that names the member at fault.
  */
-import { ApiError } from '../../../errors/api-error.ts';
+import { ApiError } from '../../../module-api/errors.ts';
 import type { BaseInfo, PresenceField, PresenceLang } from './presence-config.ts';
 import { bytes, FIELD_KEY, LANG_CODE, PRESENCE_LIMITS } from './presence-limits.ts';
+import { friendsError } from '../friends-errors.ts';
 
 function invalid(detail: string): ApiError {
-  return new ApiError('presenceInvalidConfig', `Invalid rich presence configuration: ${detail}.`);
+  return friendsError('presenceInvalidConfig', `Invalid rich presence configuration: ${detail}.`);
 }
 
 function record(v: unknown, what: string): Record<string, unknown> {
@@ -17,7 +18,7 @@ function record(v: unknown, what: string): Record<string, unknown> {
 
 function fieldKey(v: unknown, what: string): string {
   if (typeof v !== 'string' || v === '') throw invalid(`${what} must be a non-empty string`);
-  if (bytes(v) > PRESENCE_LIMITS.maxKeyBytes) throw new ApiError('presenceKeyTooLong', `Rich presence key too long: ${what} has ${bytes(v)} bytes, at most ${PRESENCE_LIMITS.maxKeyBytes} bytes.`);
+  if (bytes(v) > PRESENCE_LIMITS.maxKeyBytes) throw friendsError('presenceKeyTooLong', `Rich presence key too long: ${what} has ${bytes(v)} bytes, at most ${PRESENCE_LIMITS.maxKeyBytes} bytes.`);
   if (!FIELD_KEY.test(v)) throw invalid(`${what} ${JSON.stringify(v)} may hold only letters, digits, '_', '.' and '-'`);
   return v;
 }
@@ -35,7 +36,7 @@ export function parseBaseInfo(body: unknown, current: BaseInfo): BaseInfo {
   if (b.richPresenceFields !== undefined) {
     if (!Array.isArray(b.richPresenceFields)) throw invalid('richPresenceFields must be an array of {key, type}');
     if (b.richPresenceFields.length > PRESENCE_LIMITS.maxFields) {
-      throw new ApiError('presenceTooManyFields', `Too many rich presence fields: ${b.richPresenceFields.length} declared, at most ${PRESENCE_LIMITS.maxFields}.`);
+      throw friendsError('presenceTooManyFields', `Too many rich presence fields: ${b.richPresenceFields.length} declared, at most ${PRESENCE_LIMITS.maxFields}.`);
     }
     const seen = new Set<string>();
     fields = b.richPresenceFields.map((f: unknown, i): PresenceField => {
@@ -73,7 +74,7 @@ export function parseLangInfo(body: unknown, fields: readonly PresenceField[]): 
   const b = record(body, 'the body');
   if (b.action !== 'save' && b.action !== 'delete') {
     const shown = typeof b.action === 'string' ? JSON.stringify(b.action.slice(0, 64)) : 'missing';
-    throw new ApiError('presenceUnknownAction', `Unknown lang-info action (${shown}); use "save" or "delete".`);
+    throw friendsError('presenceUnknownAction', `Unknown lang-info action (${shown}); use "save" or "delete".`);
   }
   const list = entries(b);
   if (b.action === 'delete') {

@@ -1,7 +1,8 @@
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 import { friendIdsOf } from '../friendship/friend-ids.ts';
 import { pointerId } from '../friendship/friend-tables.ts';
+import { friendsSettings } from '../friends-settings.ts';
 
 /** The users among `ids` that `userId` blocked or that blocked `userId` (none before any block). */
 async function blockedEitherWay(app: AppContext, userId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -20,7 +21,7 @@ async function blockedEitherWay(app: AppContext, userId: string, ids: readonly s
  * with "friends" only its friends (friend-ids.ts). A user always sees itself.
  */
 export async function presenceVisibleTo(app: AppContext, userId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (app.settings.richPresenceAudience === 'friends') {
+  if (friendsSettings(app).richPresenceAudience === 'friends') {
     const friends = new Set(await friendIdsOf(app, userId, ids));
     friends.add(userId);
     return friends;

@@ -1,6 +1,5 @@
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql, type Queryable } from '../../../module-api/data.ts';
 import { ensurePresenceTables } from './presence-tables.ts';
 
 /** A declared presence field: `token` values are '#names' shown localized, `variable` values raw. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../module-api/context.ts';
 import { presenceAndOnline } from '../realtime/online-registry.ts';
 import { chooseLangs, localize } from './localize.ts';
 import { loadPresenceConfig } from './presence-config.ts';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 import { ensurePresenceTables } from './presence-tables.ts';
 
 /** A validated change: values to set, keys to clear, and the app time of the change. */

@@ -1,5 +1,4 @@
-import { sql } from '../../../sql/fragment.ts';
-import { moduleTables } from '../../../storage/module-tables.ts';
+import { sql, moduleTables } from '../../../module-api/data.ts';
 
 /**
  * The friends module's own tables, created idempotently (no core migration: the core never

@@ -8,7 +8,8 @@
  *   value as the header and another as the parameter).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../../errors/api-error.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** Query key carrying the request's Accept-Language header to the handlers. */
 export const ACCEPT_LANGUAGE_PARAM = '__acceptLanguage';
@@ -39,10 +40,10 @@ export function installFriendsRequestHooks(server: FastifyInstance): void {
     }
     if (isFallbackBody(req.body)) return;
     if (!header(req, 'x-lc-id', 'x-avoscloud-application-id', 'x-uluru-application-id')) {
-      throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Id.');
+      throw friendsError('friendsMissingHeader', 'Missing request header: X-LC-Id.');
     }
     if (!header(req, 'x-lc-key', 'x-lc-sign', 'x-avoscloud-application-key', 'x-avoscloud-master-key', 'x-avoscloud-request-sign', 'x-uluru-application-key', 'x-uluru-master-key', 'x-uluru-request-sign')) {
-      throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Key (or X-LC-Sign).');
+      throw friendsError('friendsMissingHeader', 'Missing request header: X-LC-Key (or X-LC-Sign).');
     }
   });
 }

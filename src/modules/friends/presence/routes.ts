@@ -1,4 +1,4 @@
-import type { Route } from '../../../http/route.ts';
+import type { Route } from '../../../module-api/http.ts';
 import { configRoutes } from './config-routes.ts';
 import { userPresenceRoutes } from './user-routes.ts';
 

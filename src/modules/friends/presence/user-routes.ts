@@ -1,10 +1,9 @@
 /**
  * A player's own rich presence (POST users/me) and reading others' (GET users?ids=...).
  */
-import { nowOf } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { text } from '../../../http/query-params.ts';
-import { ok, type Route } from '../../../http/route.ts';
+import { nowOf } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { text, ok, type Route } from '../../../module-api/http.ts';
 import { presenceVisibleTo } from './presence-audience.ts';
 import { announcePresenceUpdate } from '../realtime/friend-events.ts';
 import { friendsCaller } from './friends-caller.ts';
@@ -17,12 +16,13 @@ import { presenceForLangs } from './presence-of.ts';
 import { applyPresenceChange, type RateRefusal } from './presence-store.ts';
 import { ensurePresenceTables } from './presence-tables.ts';
 import { ACCEPT_LANGUAGE_PARAM } from './request-hooks.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** §7.4: setting and clearing are each allowed once per window; the second within it is refused. */
 function tooFrequent(refusal: RateRefusal, now: Date): ApiError {
   const what = refusal.kind === 'set' ? 'setting' : 'clearing';
   const waitSec = Math.max(1, Math.ceil((refusal.retryAt.getTime() - now.getTime()) / 1000));
-  return new ApiError('presenceTooFrequent', `Rich presence changed too often: ${what} values is allowed once per ${PRESENCE_LIMITS.rateWindowMs / 1000} seconds; try again in ${waitSec} s.`);
+  return friendsError('presenceTooFrequent', `Rich presence changed too often: ${what} values is allowed once per ${PRESENCE_LIMITS.rateWindowMs / 1000} seconds; try again in ${waitSec} s.`);
 }
 
 /** POST users/me (set or clear own presence), GET users (read presence of ids). */

@@ -3,7 +3,7 @@
  * only when base-info turned them on: online status changes (`onlineMsgEnabled`) and rich
  * presence updates (`richMsgEnabled`, the SDK then fetches the presence again).
  */
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../module-api/context.ts';
 import { friendIdsOf } from '../friendship/friend-ids.ts';
 import { loadBaseInfo, type BaseInfo } from '../presence/presence-config.ts';
 import { ensurePresenceTables } from '../presence/presence-tables.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../module-api/context.ts';
 
 /** What the hub needs of a connection: send a text frame, and know whether it is still open. */
 export interface HubSocket {

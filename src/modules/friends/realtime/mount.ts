@@ -9,11 +9,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { websocketConnections } from '../../../metrics/core-metrics.ts';
-import type { AppContext } from '../../../app-context.ts';
-import { ApiError, isApiError } from '../../../errors/api-error.ts';
-import { claimUpgradePaths } from '../../../http/upgrade-paths.ts';
-import type { Logger } from '../../../log.ts';
+import { websocketConnections } from '../../../module-api/metrics.ts';
+import type { AppContext, Logger } from '../../../module-api/context.ts';
+import { ApiError, isApiError } from '../../../module-api/errors.ts';
+import { claimUpgradePaths } from '../../../module-api/http.ts';
 import { friendsEnabled } from '../friends-enabled.ts';
 import { ensurePresenceTables } from '../presence/presence-tables.ts';
 import { installFriendsRequestHooks } from '../presence/request-hooks.ts';
@@ -24,6 +23,8 @@ import { authenticateUpgrade } from './upgrade-auth.ts';
 import { PATHS } from './friend-events.ts';
 import { KICK_CLOSE_CODE, watchRevokedSessions } from './session-kick.ts';
 import { webSocketPaths } from './ws-url.ts';
+import { friendsSettings } from '../friends-settings.ts';
+import { friendsError } from '../friends-errors.ts';
 
 /** Close code sent to connections that stopped sending heartbeats. */
 export const IDLE_CLOSE_CODE = 4000;
@@ -127,7 +128,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
     authenticateUpgrade(app, req.headers, url.searchParams)
       .then(async (who) => {
         // The SDK holds one connection; a cap keeps one user from exhausting the process.
-        if (hub.count(who.userId) >= MAX_CONNECTIONS_PER_USER) throw new ApiError('friendsTooManyConnections');
+        if (hub.count(who.userId) >= MAX_CONNECTIONS_PER_USER) throw friendsError('friendsTooManyConnections');
         await activate();
         if (shuttingDown) throw new ApiError('notReady', 'The server is shutting down.');
         return who;
@@ -149,7 +150,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
   // Idle connections and a service turned off are checked a few times per idle timeout.
   let sweepTimer: NodeJS.Timeout | undefined;
   const sweep = () => {
-    const idleMs = app.settings.friendsIdleTimeoutMs;
+    const idleMs = friendsSettings(app).friendsIdleTimeoutMs;
     const now = Date.now();
     const enabled = friendsEnabled(app);
     if (enabled && !activation) activate().catch((err: unknown) => logger.error({ err }, 'friends: starting the realtime service failed'));

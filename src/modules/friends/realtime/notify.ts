@@ -5,8 +5,8 @@
  * on (a dedicated connection on PostgreSQL, in-process on PGlite; realtime/mount.ts). A message
  * carries its sender's process id so the sender does not deliver it twice.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 import { hubOf, type Hub } from './hub.ts';
 
 /** The notification channel of friends messages. */

@@ -10,9 +10,8 @@
  * "was the user online anywhere else?" and the insert/delete are one step: two processes that
  * connect the same user at once produce exactly one "online" notification.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql, type Queryable } from '../../../module-api/data.ts';
 
 /** Live online rows: their process still holds its lease. */
 const LIVE = sql`EXISTS (SELECT 1 FROM _larder_friend_processes p WHERE p.process_id = o.process_id AND p.lease_until > now())`;

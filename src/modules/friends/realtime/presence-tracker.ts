@@ -4,11 +4,11 @@
  * change of one user runs after the previous one (a chain per user), so a quick
  * connect-disconnect-connect can never leave the table saying the opposite of the sockets.
  */
-import type { AppContext } from '../../../app-context.ts';
-import type { Logger } from '../../../log.ts';
+import type { AppContext, Logger } from '../../../module-api/context.ts';
 import { announceOnline } from './friend-events.ts';
 import type { Hub } from './hub.ts';
 import { dropProcess, markConnected, markDisconnected, renewLease, sweepDead } from './online-registry.ts';
+import { friendsSettings } from '../friends-settings.ts';
 
 /** One per app and process: online rows of this process's users, and the process lease. */
 export class PresenceTracker {
@@ -26,20 +26,20 @@ export class PresenceTracker {
 
   /** Registers this process and starts renewing its lease. */
   async start(): Promise<void> {
-    await renewLease(this.app, this.hub.processId, this.app.settings.friendsLeaseMs);
+    await renewLease(this.app, this.hub.processId, friendsSettings(this.app).friendsLeaseMs);
     this.schedule();
   }
 
   private schedule(): void {
     if (this.stopped) return;
     // At most a second apart, so that a changed lease takes effect quickly; an UPDATE and a DELETE a second is cheap.
-    this.timer = setTimeout(() => void this.tick(), Math.min(1000, Math.max(200, Math.floor(this.app.settings.friendsLeaseMs / 3))));
+    this.timer = setTimeout(() => void this.tick(), Math.min(1000, Math.max(200, Math.floor(friendsSettings(this.app).friendsLeaseMs / 3))));
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
     try {
-      const kept = await renewLease(this.app, this.hub.processId, this.app.settings.friendsLeaseMs);
+      const kept = await renewLease(this.app, this.hub.processId, friendsSettings(this.app).friendsLeaseMs);
       // Our lease had run out (a long pause, the database away) and another process swept our
       // users: put them back, and tell friends they are online again.
       if (!kept) for (const u of [...this.registered]) this.reregister(u);

@@ -1,45 +1,23 @@
 /**
- * Authentication of a friends WebSocket upgrade, before any WebSocket exists: X-LC-Id, X-LC-Key
- * (or X-LC-Sign) and X-LC-Session from the upgrade headers, or the same names as query
- * parameters (browsers cannot set headers on a WebSocket). A refusal is an HTTP answer on the
- * raw socket with the usual {code, error} body, so clients see why.
+ * Authentication of a friends WebSocket upgrade: the core's upgrade authentication (app keys and
+ * a required session, headers or query parameters), after the module's on/off switch, with the
+ * module's own code for a missing header. A refusal is an HTTP answer on the raw socket with the
+ * usual {code, error} body, so clients see why.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AppContext } from '../../../app-context.ts';
-import { resolvePrincipal } from '../../../auth/principal.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { callerFromHeaders } from '../../../http/credentials.ts';
-import { authenticateCaller } from '../../../http/dispatch.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { authenticateUpgrade as coreUpgradeAuth } from '../../../module-api/http.ts';
+import { friendsError } from '../friends-errors.ts';
 import { requireFriendsEnabled } from '../friends-enabled.ts';
-
-/** Credentials accepted as query parameters (lower-cased names). */
-const QUERY_NAMES = ['x-lc-id', 'x-lc-key', 'x-lc-sign', 'x-lc-session'];
-
-/** Upgrade headers, completed by query parameters where a header is absent. */
-function credentialsBag(headers: IncomingHttpHeaders, query: URLSearchParams): Record<string, string | string[] | undefined> {
-  const bag: Record<string, string | string[] | undefined> = { ...headers };
-  for (const [k, v] of query) {
-    const name = k.toLowerCase();
-    if (!QUERY_NAMES.includes(name) || bag[name] !== undefined || v === '') continue;
-    // A URL ends up in logs, proxies and browser history: the master key never comes that way.
-    if ((name === 'x-lc-key' || name === 'x-lc-sign') && v.trim().endsWith(',master')) {
-      throw new ApiError('unauthorized', 'The master key is not accepted in a query string.');
-    }
-    bag[name] = v;
-  }
-  return bag;
-}
 
 /** The connecting user's id and session token, or an ApiError to answer with. */
 export async function authenticateUpgrade(app: AppContext, headers: IncomingHttpHeaders, query: URLSearchParams): Promise<{ userId: string; sessionToken: string }> {
   requireFriendsEnabled(app);
-  const caller = callerFromHeaders(credentialsBag(headers, query));
-  const c = caller.credentials;
-  if (!c.appId) throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Id.');
-  if (!c.key && !c.sign && !c.masterKey) throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Key.');
-  const master = authenticateCaller(app, caller);
-  if (!caller.sessionToken) throw new ApiError('friendsMissingHeader', 'Missing request header: X-LC-Session.');
-  const principal = await resolvePrincipal(app, master, caller.sessionToken);
-  if (!principal.userId) throw new ApiError('unauthorized', 'Invalid session token (X-LC-Session).');
-  return { userId: principal.userId, sessionToken: caller.sessionToken };
+  const caller = await coreUpgradeAuth(app, headers, query, {
+    requireSession: true,
+    missingHeader: (h) => friendsError('friendsMissingHeader', `Missing request header: ${h}.`),
+  });
+  // requireSession guarantees both; the checks keep the types honest.
+  if (!caller.principal.userId || !caller.sessionToken) throw new Error('upgrade authenticated without a session');
+  return { userId: caller.principal.userId, sessionToken: caller.sessionToken };
 }

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { friendsSettings } from '../friends-settings.ts';
 
 /** Path of the friends WebSocket when the app does not configure one: the original service's. */
 export const DEFAULT_WS_PATH = '/ws/leancloud/v1';
@@ -10,7 +11,7 @@ export const DEFAULT_WS_PATH = '/ws/leancloud/v1';
  * http -> ws and https -> wss.
  */
 export function webSocketUrlOf(app: AppContext, baseUrl: string): string {
-  const configured = app.settings.friendsWebSocketUrl;
+  const configured = friendsSettings(app).friendsWebSocketUrl;
   if (configured) return configured;
   const base = baseUrl.replace(/\/+$/, '');
   const ws = base.startsWith('https://') ? `wss://${base.slice(8)}` : base.startsWith('http://') ? `ws://${base.slice(7)}` : base;
@@ -20,7 +21,7 @@ export function webSocketUrlOf(app: AppContext, baseUrl: string): string {
 /** Paths the upgrade handler serves: the default one, and the path of a configured address. */
 export function webSocketPaths(app: AppContext): string[] {
   const paths = [DEFAULT_WS_PATH];
-  const configured = app.settings.friendsWebSocketUrl;
+  const configured = friendsSettings(app).friendsWebSocketUrl;
   if (configured) {
     try {
       const p = new URL(configured).pathname.replace(/\/+$/, '') || '/';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './app-context.ts';
-import type { Route } from './http/route.ts';
-import type { Logger } from './log.ts';
+import type { AppContext } from '../app-context.ts';
+import type { Route } from '../http/route.ts';
+import type { Logger } from '../log.ts';
 
 /**
  * An optional service built on the core (design.md: `src/modules/*`). The core never imports a

@@ -1,0 +1,11 @@
+/**
+ * Module surface: HTTP routes (served by the core dispatcher with its auth, errors and batch),
+ * request parameters, and WebSocket upgrades authenticated by the core.
+ */
+export type { ApiRequest, ApiResponse, QueryParams, Route } from '../http/route.ts';
+export { ok } from '../http/route.ts';
+export { flag, json, text } from '../http/query-params.ts';
+export { parseFindQuery } from '../http/find-params.ts';
+export { claimUpgradePaths } from '../http/upgrade-paths.ts';
+export { authenticateUpgrade, type UpgradeAuthOptions, type UpgradeCaller } from '../http/upgrade-auth.ts';
+export type { LarderModule } from './larder-module.ts';
