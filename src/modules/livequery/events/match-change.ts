@@ -59,7 +59,7 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
   const candidates: { sub: LiveSubscription; key: string }[] = [];
   const wheres = new Map<string, WhereToEvaluate>();
   const readersCache = new Map<LiveSubscription, readonly string[]>();
-  for (const sub of registry.ofClass(change.className)) {
+  for (const sub of registry.candidates(change.className, rows)) {
     if (!rows.some((r) => mayMatch(sub.condition, r))) continue;
     let key = sub.whereKey;
     let readers: readonly string[] | null = null;

@@ -11,8 +11,40 @@
 import type { Condition } from '../../../query/ast.ts';
 import type { RowValues } from './object-state.ts';
 
-function fieldValue(row: RowValues, name: string): unknown {
+/** The value of a top-level field of a row (objectId is a column). */
+export function fieldValue(row: RowValues, name: string): unknown {
   return name === 'objectId' ? row.objectId : row.data[name];
+}
+
+/** A top-level equality with a scalar that the prefilter understands. */
+export interface ScalarEquality {
+  readonly field: string;
+  readonly value: string | number | boolean;
+}
+
+function scalarEquality(cond: Condition): ScalarEquality | undefined {
+  if (cond.kind !== 'compare' || cond.op !== 'eq' || cond.field.length !== 1) return undefined;
+  const name = cond.field[0];
+  if (name === 'createdAt' || name === 'updatedAt' || name === 'ACL') return undefined;
+  const q = cond.value;
+  if (q.type !== 'string' && q.type !== 'number' && q.type !== 'boolean') return undefined;
+  return { field: name, value: q.value };
+}
+
+/**
+ * One equality the whole where requires (the where itself, or a member of a top-level `and`):
+ * `mayMatch` is false whenever this equality's own test is, so subscriptions can be indexed by
+ * it (store/class-subscriptions.ts) and only the few whose value the object carries looked at.
+ */
+export function requiredEquality(cond: Condition): ScalarEquality | undefined {
+  if (cond.kind === 'and') {
+    for (const c of cond.conditions) {
+      const e = scalarEquality(c);
+      if (e) return e;
+    }
+    return undefined;
+  }
+  return scalarEquality(cond);
 }
 
 /** False only when `cond` cannot match the row. */
@@ -23,18 +55,19 @@ export function mayMatch(cond: Condition, row: RowValues): boolean {
     case 'or':
       return cond.conditions.length > 0 && cond.conditions.some((c) => mayMatch(c, row));
     case 'compare': {
-      if (cond.op !== 'eq' || cond.field.length !== 1) return true;
-      const name = cond.field[0];
-      if (name === 'createdAt' || name === 'updatedAt' || name === 'ACL') return true;
-      const q = cond.value;
-      if (q.type !== 'string' && q.type !== 'number' && q.type !== 'boolean') return true;
-      const v = fieldValue(row, name);
-      // A missing field or null never equals a scalar.
-      if (v === undefined || v === null) return false;
-      if (typeof v === typeof q.value) return v === q.value;
-      return true;
+      const e = scalarEquality(cond);
+      return e ? mayEqual(fieldValue(row, e.field), e.value) : true;
     }
     default:
       return true;
   }
+}
+
+/** The prefilter's test of one scalar equality against a field's value. */
+export function mayEqual(v: unknown, q: string | number | boolean): boolean {
+  // A missing field or null never equals a scalar.
+  if (v === undefined || v === null) return false;
+  // Same type: plain equality. Another type (an array matches by containment, and so on): maybe.
+  if (typeof v === typeof q) return v === q;
+  return true;
 }

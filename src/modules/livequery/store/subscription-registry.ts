@@ -9,6 +9,8 @@ import { parseWhere } from '../../../query/parse-where.ts';
 import { parseKeys, type KeySelection } from '../../../objects/project-keys.ts';
 import { canonicalJson, refuseInnerQueries } from './subscription-query.ts';
 import type { StoredSubscription } from './subscription-store.ts';
+import { ClassSubscriptions } from './class-subscriptions.ts';
+import type { RowValues } from '../events/object-state.ts';
 
 /** A subscription ready to be matched. */
 export interface LiveSubscription {
@@ -47,7 +49,7 @@ export function toLive(s: StoredSubscription): LiveSubscription | undefined {
 /** The subscriptions of one app in this process. */
 export class SubscriptionRegistry {
   private readonly byId = new Map<string, LiveSubscription>();
-  private readonly byClass = new Map<string, Map<string, LiveSubscription>>();
+  private readonly byClass = new Map<string, ClassSubscriptions>();
   private classesChanged: () => void = () => {};
 
   /** Calls `listener` whenever a class gets its first subscription or loses its last. */
@@ -71,10 +73,10 @@ export class SubscriptionRegistry {
     this.byId.set(live.queryId, live);
     let m = this.byClass.get(live.className);
     if (!m) {
-      this.byClass.set(live.className, (m = new Map()));
+      this.byClass.set(live.className, (m = new ClassSubscriptions()));
       this.classesChanged();
     }
-    m.set(live.queryId, live);
+    m.add(live);
   }
 
   /** Forgets one subscription. */
@@ -83,7 +85,7 @@ export class SubscriptionRegistry {
     if (!old) return;
     this.byId.delete(queryId);
     const m = this.byClass.get(old.className);
-    m?.delete(queryId);
+    m?.remove(queryId);
     if (m?.size === 0) {
       this.byClass.delete(old.className);
       this.classesChanged();
@@ -93,6 +95,11 @@ export class SubscriptionRegistry {
   /** The subscriptions on a class (empty when none: the common case costs one map lookup). */
   ofClass(className: string): Iterable<LiveSubscription> {
     return this.byClass.get(className)?.values() ?? [];
+  }
+
+  /** The subscriptions on a class that may match one of the rows (class-subscriptions.ts). */
+  candidates(className: string, rows: readonly RowValues[]): Iterable<LiveSubscription> {
+    return this.byClass.get(className)?.candidates(rows) ?? [];
   }
 
   /** True when some subscription is on the class. */
