@@ -133,7 +133,8 @@ export interface StartOptions {
 
 /** Starts `node --import tsx src/main.ts --workers <n>` and waits until /health answers 200. */
 export async function startServer(storage: ServerStorage, workers: number, opts: StartOptions = {}): Promise<ServerProcess> {
-  const nodeArgs = opts.nodeArgs ?? [];
+  // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server of any bench.
+  const nodeArgs = opts.nodeArgs ?? (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--workers', String(workers)], {
