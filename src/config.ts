@@ -19,6 +19,8 @@ export interface Config {
   workers: number;
   poolSize: number;
   statementTimeoutMs: number;
+  /** Class queries (find, count) that may run at once; unset: half the pool (1 embedded); src/storage/heavy-lane.ts. */
+  heavyQuerySlots: number | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   /** SMTP server of outgoing mail, e.g. smtp://user:pass@host:587; mail endpoints answer 503 when unset. */
@@ -129,6 +131,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'workers', env: 'LARDER_WORKERS', flag: '--workers', kind: 'int', default: 1, help: 'worker processes (PostgreSQL only; 0 = one per core)' },
   { key: 'poolSize', env: 'LARDER_POOL_SIZE', flag: '--pool-size', kind: 'int', default: 16, help: 'PostgreSQL connections per process' },
   { key: 'statementTimeoutMs', env: 'LARDER_STATEMENT_TIMEOUT_MS', flag: '--statement-timeout-ms', kind: 'int', default: 10000, help: 'longest a statement may run, ms, on either engine (code 124 after it)' },
+  { key: 'heavyQuerySlots', env: 'LARDER_HEAVY_QUERY_SLOTS', flag: '--heavy-query-slots', kind: 'int', max: 10000, help: 'class queries (find, count) that may run at once per process; the rest wait (124 after the statement timeout) so cheap requests keep connections (default: half of --pool-size; 1 embedded)' },
   { key: 'logLevel', env: 'LARDER_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
   { key: 'bodyLimitBytes', env: 'LARDER_BODY_LIMIT', flag: '--body-limit', kind: 'int', default: 20 * 1024 * 1024, help: 'maximum request body in bytes' },
   { key: 'smtpUrl', env: 'LARDER_SMTP_URL', flag: '--smtp-url', kind: 'string', help: 'SMTP server for outgoing mail, e.g. smtp://user:pass@host:587 (smtps:// for TLS)' },
@@ -244,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     workers: values.workers as number,
     poolSize: values.poolSize as number,
     statementTimeoutMs: values.statementTimeoutMs as number,
+    heavyQuerySlots: values.heavyQuerySlots as number | undefined,
     logLevel: logLevel as Config['logLevel'],
     bodyLimitBytes: values.bodyLimitBytes as number,
     smtpUrl: values.smtpUrl as string | undefined,

@@ -42,6 +42,7 @@ export async function openConfiguredDatabase(config: Config): Promise<{ db: Data
       poolSize: config.poolSize,
       statementTimeoutMs: config.statementTimeoutMs,
       embeddedSliceMs: config.embeddedSliceMs,
+      heavySlots: config.heavyQuerySlots,
     });
     return { db, lock };
   } catch (err) {

@@ -36,6 +36,12 @@ export const dbPoolWaits = counter({
   help: 'Statements that waited for a PostgreSQL pool connection (every connection busy)',
 });
 
+/** Class queries that waited for a slot of the heavy lane (storage/heavy-lane.ts). */
+export const heavyLaneWaits = counter({
+  name: 'larder_heavy_query_waits_total',
+  help: 'Class queries (find, count) that waited for a slot of expensive queries (LARDER_HEAVY_QUERY_SLOTS)',
+});
+
 /** Statements cancelled by the statement timeout (code 124 to the client). */
 export const statementTimeouts = counter({
   name: 'larder_db_statement_timeouts_total',
