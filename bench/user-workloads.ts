@@ -61,7 +61,7 @@ export function userWorkloads(users: readonly BenchUser[]): Workload[] {
       },
       direct: async (pool) => {
         const u = pick(users);
-        const res = await pool.query<{ data: Record<string, unknown> }>(`SELECT ${USER_COLUMNS} FROM "_User" WHERE data->>'username' = $1`, [u.username]);
+        const res = await pool.query<{ data: Record<string, unknown> }>({ name: 'direct_login', text: `SELECT ${USER_COLUMNS} FROM "_User" WHERE data->>'username' = $1`, values: [u.username] });
         if (!res.rows[0] || !(await verifyPassword(u.password, res.rows[0].data)).ok) throw new Error('direct login failed');
       },
     },
@@ -69,7 +69,7 @@ export function userWorkloads(users: readonly BenchUser[]): Workload[] {
       key: 'me', title: 'GET /users/me (session lookup)', objectsPerOp: 1, target: { kind: 'none' },
       larder: { method: 'GET', path: () => '/1.1/users/me', headers: () => ({ 'x-lc-session': pick(users).sessionToken }) },
       direct: async (pool) => {
-        const res = await pool.query(`SELECT ${USER_COLUMNS} FROM "_User" WHERE data->>'sessionToken' = $1`, [pick(users).sessionToken]);
+        const res = await pool.query({ name: 'direct_me', text: `SELECT ${USER_COLUMNS} FROM "_User" WHERE data->>'sessionToken' = $1`, values: [pick(users).sessionToken] });
         if (res.rowCount !== 1) throw new Error('session lookup found no user');
       },
     },
