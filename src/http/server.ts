@@ -10,6 +10,7 @@ import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
 import { canonicalApiPath } from '../batch/batch-path.ts';
 import { mountPages } from './routes/pages.ts';
+import { mountConsole } from './console-route.ts';
 import { RawJson } from '../objects/raw-json.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
 import { mountObservability } from './observability.ts';
@@ -102,6 +103,8 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   server.get('/health/live', async () => ({ status: 'ok' }));
   // Pages behind mailed links (verify email, reset password): HTML, outside /1.1.
   await mountPages(server, deps.app);
+  // The web console's static page and modules (console-route.ts).
+  mountConsole(server);
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     let method = req.method;

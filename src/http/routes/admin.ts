@@ -3,6 +3,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import { isPlainObject } from '../../model/plain-object.ts';
 import { changeSettings, readSettings } from '../../settings/change-settings.ts';
 import { indexRoutes } from './admin-indexes.ts';
+import { addField } from '../../schema/add-field.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';
 
 /** Every admin route answers only to the master key (403, code 1 otherwise). */
@@ -46,6 +47,11 @@ export const adminRoutes: Route[] = [
     method: 'PUT',
     path: '/1.1/larder/classes/:className/defaultACL',
     handler: masterOnly(async (req) => ok({ defaultACL: await setDefaultAcl(req.ctx.app, req.params.className, defaultAclOf(req.body)) })),
+  },
+  {
+    method: 'POST',
+    path: '/1.1/larder/classes/:className/fields',
+    handler: masterOnly(async (req) => ok(await addField(req.ctx.app, req.params.className, req.body), 201)),
   },
   ...indexRoutes(masterOnly),
 ];
