@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isPlainObject } from '../objects/decode-value.ts';
+import { isPlainObject } from '../model/plain-object.ts';
 import { checkClassName, isReservedKey, isValidKeyName } from './names.ts';
 import { formatClassSchema } from './schema-format.ts';
 import type { FieldSchema, FieldType } from './types.ts';
