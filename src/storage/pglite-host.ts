@@ -224,10 +224,10 @@ export class PgliteHost {
   }
 
   /** Runs one statement on its own. */
-  async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  async query(text: string, values: unknown[], prepared = false): Promise<Record<string, unknown>[]> {
     const release = await this.lock();
     try {
-      return await this.call({ id: 0, op: 'query', text, values }, this.generation);
+      return await this.call({ id: 0, op: 'query', text, values, prepared }, this.generation);
     } finally {
       release();
     }
@@ -247,10 +247,10 @@ export class PgliteHost {
   }
 
   /** Runs `work` in one transaction; every statement in it is bounded like any other. */
-  async transaction<T>(work: (query: (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (query: (text: string, values: unknown[], prepared?: boolean) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
     const release = await this.lock();
     const generation = this.generation;
-    const q = (text: string, values: unknown[]) => this.call({ id: 0, op: 'query', text, values }, generation);
+    const q = (text: string, values: unknown[], prepared = false) => this.call({ id: 0, op: 'query', text, values, prepared }, generation);
     try {
       await q('BEGIN', []);
       const result = await work(q);

@@ -11,7 +11,7 @@ export interface WorkerInit {
 
 /** Host -> worker: one operation with an id the answer repeats. */
 export type HostMessage =
-  | { id: number; op: 'query'; text: string; values: unknown[] }
+  | { id: number; op: 'query'; text: string; values: unknown[]; prepared?: boolean }
   | { id: number; op: 'exec'; text: string }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'close' };

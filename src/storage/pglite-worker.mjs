@@ -4,8 +4,13 @@
 // starts a new one on the same data directory; PostgreSQL's crash recovery makes that safe.
 // Plain JavaScript on purpose: a worker thread does not inherit the TypeScript loader of the
 // main thread, and this file needs nothing but PGlite. Messages: pglite-protocol.ts.
+import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
+
+// Parameters of prepared statements are encoded the way node-postgres encodes them for the
+// PostgreSQL engine (the same statements run there), so both engines receive the same text.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils');
 
 /** @type {import('./pglite-protocol.ts').WorkerInit} */
 const init = workerData;
@@ -39,10 +44,57 @@ async function open() {
   return db;
 }
 
+/** Statement names this engine has prepared (a restarted worker starts with none). */
+const preparedNames = new Map();
+
+/** Concatenates protocol messages into the one buffer PGlite reads in one call. */
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of parts) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
+
+/**
+ * A statement the host marked as prepared (get by id, single insert, update by id), as a named
+ * statement sent in ONE call into PGlite: Parse (first use only), Bind, Describe, Execute, Sync.
+ * PGlite's query() makes six calls (parse, describe statement, bind, describe portal, execute,
+ * sync) and plans every time; this path measured 570-735 us against 2,000-3,000 us per get by id
+ * (docs/benchmarks.md, "Embedded engine").
+ * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
+ */
+async function preparedQuery(db, text, values) {
+  const S = protocol.serialize;
+  let name = preparedNames.get(text);
+  const parts = [];
+  if (name === undefined) {
+    name = `larder_${preparedNames.size}`;
+    parts.push(S.parse({ name, text }));
+  }
+  parts.push(S.bind({ statement: name, values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync());
+  let messages;
+  try {
+    ({ messages } = await db.runExclusive(() => db.execProtocol(concat(parts))));
+  } catch (err) {
+    // A first run that failed after its Parse (e.g. at Bind) may have left the name prepared:
+    // close it, so the next first run can prepare it again.
+    if (!preparedNames.has(text)) {
+      await db.runExclusive(() => db.execProtocol(concat([S.close({ type: 'S', name }), S.sync()]), { throwOnError: false })).catch(() => {});
+    }
+    throw err;
+  }
+  preparedNames.set(text, name);
+  return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
+}
+
 /** @param {import('@electric-sql/pglite').PGlite} db @param {import('./pglite-protocol.ts').HostMessage} m */
 async function handle(db, m) {
   switch (m.op) {
     case 'query':
+      if (m.prepared && m.values.length > 0) return preparedQuery(db, m.text, m.values);
       return (await db.query(m.text, m.values)).rows;
     case 'exec':
       await db.exec(m.text);

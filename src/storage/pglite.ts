@@ -5,6 +5,7 @@ import type { Sql } from '../sql/fragment.ts';
 import type { Database } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
 import { PgliteHost, type PgliteHostOptions } from './pglite-host.ts';
+import { isPrepared } from './prepared-statements.ts';
 
 /** Options for the embedded engine. `dataDir` undefined means a temporary database (tests). */
 export interface PgliteOptions {
@@ -49,7 +50,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   }
   const query = <R>(statement: Sql): Promise<R[]> => {
     const { text, values } = statement.toQuery();
-    return run<R>(host.query(text, values));
+    return run<R>(host.query(text, values, isPrepared(statement)));
   };
   return {
     engine: 'pglite',
@@ -60,7 +61,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
         work({
           query: <R>(s: Sql) => {
             const { text, values } = s.toQuery();
-            return run<R>(q(text, values));
+            return run<R>(q(text, values, isPrepared(s)));
           },
         }),
       );

@@ -10,7 +10,7 @@ import type { Sql } from '../sql/fragment.ts';
  */
 const marked = new WeakSet<Sql>();
 
-/** Marks a statement for preparation (engines without prepared statements ignore the mark). */
+/** Marks a statement for preparation (on both engines: PGlite runs it through pglite-worker.mjs preparedQuery). */
 export function prepared(statement: Sql): Sql {
   marked.add(statement);
   return statement;
