@@ -38,6 +38,7 @@ export const ERRORS = {
   quotaExceeded: e(154, 400, 'Exceeded an application threshold setting.'),
   answerTooLarge: e(154, 400, 'The answer would be too large.'),
   tooManyRequests: e(429, 429, 'Too many requests.'),
+  databaseUnavailable: e(1, 503, 'The database cannot be reached right now; try again shortly.'),
   userNotFound: e(211, 400, 'Could not find user.'),
   invalidGeoPoint: e(302, 400, 'Invalid GeoPoint values.'),
   noEffect: e(305, 400, 'No effect on updating/deleting a document.'),

@@ -19,6 +19,15 @@ const CLIENT_STATES: Record<string, (driverMessage: string) => ApiError> = {
   '22021': () => new ApiError('invalidJson', 'Invalid character in string.'),
 };
 
+/**
+ * The database is down, restarting or was cut off: SQLSTATEs of an administrator shutdown, a
+ * server starting up or a lost connection, and the node-postgres errors of a socket that could
+ * not connect or closed mid-statement (these carry no SQLSTATE). The client gets 503 and can
+ * retry; the pool opens new connections by itself once the server is back.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'ETIMEDOUT']);
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Connection ended)/;
+
 /** The driver error's SQLSTATE, when it has one. */
 export function sqlState(err: unknown): string | undefined {
   if (typeof err === 'object' && err !== null && 'code' in err) {
@@ -31,9 +40,12 @@ export function sqlState(err: unknown): string | undefined {
 /** Translates a driver error; unknown ones pass through unchanged (they become 500s). */
 export function translateDriverError(err: unknown): unknown {
   const state = sqlState(err);
-  const make = state ? CLIENT_STATES[state] : undefined;
-  if (!make) return err;
   const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : '';
+  if ((state !== undefined && UNAVAILABLE_STATES.has(state)) || (state === undefined && UNAVAILABLE_MESSAGES.test(message))) {
+    return Object.assign(new ApiError('databaseUnavailable'), { cause: err });
+  }
+  const make = state && Object.hasOwn(CLIENT_STATES, state) ? CLIENT_STATES[state] : undefined;
+  if (!make) return err;
   const api = make(message);
   (api as { cause?: unknown }).cause = err;
   return api;

@@ -56,17 +56,20 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     poolStats: () => (closed ? undefined : { size: opts.poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize) dbPoolWaits.inc();
-      const client = await pool.connect();
+      // Connecting, BEGIN and COMMIT fail like statements do when the server is down (503).
+      const client = await pool.connect().catch((err: unknown) => Promise.reject(translateDriverError(err)));
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await work({ query: (s) => run(client, s) });
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw translateDriverError(err);
       } finally {
-        client.release();
+        // A connection that could not even roll back is dropped, not handed to the next caller.
+        client.release(broken);
       }
     },
     async exec(text) {

@@ -51,6 +51,8 @@ export interface HarnessOptions {
    * test (embedded-engine-bounds.test.ts).
    */
   embeddedSliceMs?: number;
+  /** PostgreSQL to use instead of TEST_DATABASE_URL (a private server a fault test stops). */
+  databaseUrl?: string;
   /** The app's LeanEngine connection (cloud functions and hooks); none by default. */
   cloud?: CloudCode;
 }
@@ -62,7 +64,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
   const ownsDb = !shared || engine === 'postgres';
   const ownsSchema = !shared;
   const db = shared && engine === 'pglite' ? shared.db : await openDatabase({
-    databaseUrl: engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+    databaseUrl: engine === 'postgres' ? (opts.databaseUrl ?? process.env.TEST_DATABASE_URL) : undefined,
     schema,
     poolSize: 5,
     statementTimeoutMs: opts.statementTimeoutMs ?? 10000,
