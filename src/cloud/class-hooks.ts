@@ -131,7 +131,7 @@ export function classHooks(app: AppContext, cloud: CloudCode): WriteExtension {
   return {
     name: 'cloud-code',
     interest(className: string, op: WriteKind, source: WriteSource) {
-      if (source === 'import' || source === 'sync' || NO_HOOKS.has(className)) return undefined;
+      if (source === 'import' || source === 'sync' || source === 'internal' || NO_HOOKS.has(className)) return undefined;
       if (op === 'login') return className === '_User' && cloud.hooks.has(USER_HOOKS.onLogin) ? { before: true } : undefined;
       const wantsBefore = cloud.hooks.has(metadataName('before', op, className));
       const wantsAfter = cloud.hooks.has(metadataName('after', op, className));

@@ -8,7 +8,8 @@ import type { AppContext } from '../app-context.ts';
 import { runOnVerified } from '../cloud/user-hooks.ts';
 import { nowOf } from '../app-context.ts';
 import { sql } from '../sql/fragment.ts';
-import { findUserBy, USER_TABLE } from '../users/user-store.ts';
+import { findUserBy } from '../users/user-store.ts';
+import { UserRowChanges } from '../users/user-row-changes.ts';
 import { emailOf, mailerOf, sendLinkMail } from './link-mail.ts';
 import { consumeMailToken, retireMailTokens } from './mail-tokens.ts';
 
@@ -45,18 +46,19 @@ export async function requestEmailVerify(app: AppContext, body: unknown): Promis
 /** The outcome of following a verification link: the verified address, or undefined. */
 export async function verifyEmail(app: AppContext, token: unknown): Promise<{ email: string } | undefined> {
   const now = nowOf(app);
+  const changes = new UserRowChanges(app);
   const verified = await app.db.transaction(async (tx) => {
     const owner = await consumeMailToken(tx, 'verifyEmail', token, now);
     if (!owner) return undefined;
     // Only while the user still has the address the link was sent to.
-    const rows = await tx.query(sql`UPDATE ${USER_TABLE}
-      SET data = data || '{"emailVerified": true}'::jsonb, "updatedAt" = ${now.toISOString()}::timestamptz
-      WHERE "objectId" = ${owner.userId} AND data->>'email' = ${owner.email} RETURNING "objectId"`);
+    const rows = await changes.update(tx, sql`data = data || '{"emailVerified": true}'::jsonb, "updatedAt" = ${now.toISOString()}::timestamptz`,
+      sql`"objectId" = ${owner.userId} AND data->>'email' = ${owner.email}`, ['emailVerified']);
     if (!rows.length) return undefined;
     await retireMailTokens(tx, 'verifyEmail', owner.userId, now);
     return { email: owner.email, userId: owner.userId };
   });
   if (!verified) return undefined;
+  changes.dispatch();
   // After the commit: the engine may read the user back and must see it verified.
   runOnVerified(app, 'email', verified.userId);
   return { email: verified.email };

@@ -12,6 +12,7 @@ import { findUserBy, findUserById } from '../users/user-store.ts';
 import { emailOf, mailerOf, sendLinkMail } from './link-mail.ts';
 import { consumeMailToken, peekMailToken, retireMailTokens } from './mail-tokens.ts';
 import { replacePassword } from './new-password.ts';
+import { UserRowChanges } from '../users/user-row-changes.ts';
 
 /**
  * POST /1.1/requestPasswordReset {email}: `{}` whatever the address, so the answer tells nobody
@@ -47,14 +48,16 @@ export async function resetPasswordByLink(app: AppContext, token: unknown, passw
   // Hash before the transaction: scrypt takes a while and must not hold the token's row lock.
   const hashed = await hashPassword(password);
   const now = nowOf(app);
+  const changes = new UserRowChanges(app);
   const userId = await app.db.transaction(async (tx) => {
     const owner = await consumeMailToken(tx, 'resetPassword', token, now);
     if (!owner) return undefined;
-    if (!(await replacePassword(tx, { userId: owner.userId, email: owner.email }, hashed, now))) return undefined;
+    if (!(await replacePassword(tx, changes, { userId: owner.userId, email: owner.email }, hashed, now))) return undefined;
     await retireMailTokens(tx, 'resetPassword', owner.userId, now);
     return owner.userId;
   });
   if (!userId) return false;
   await invalidateSessions(app, userId);
+  changes.dispatch();
   return true;
 }

@@ -18,7 +18,8 @@ import { nowOf } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { sql } from '../sql/fragment.ts';
 import { mappingUniqueViolations } from '../users/unique-violation.ts';
-import { findUserBy, USER_TABLE } from '../users/user-store.ts';
+import { findUserBy } from '../users/user-store.ts';
+import { UserRowChanges } from '../users/user-row-changes.ts';
 import { changePhonePurpose, consumeChangePhoneCode } from './change-phone-code.ts';
 import { sendCode, senderOf } from './send-code.ts';
 import { bodyOf, codeOf, codeRequestOptions, phoneOf } from './sms-params.ts';
@@ -54,18 +55,19 @@ export async function changePhoneNumber(ctx: RequestContext, rawBody: unknown): 
   const phone = phoneOf(body);
   const code = codeOf(body.code);
   const now = nowOf(ctx.app);
+  const changes = new UserRowChanges(ctx.app);
   const result = await mappingUniqueViolations(() =>
     ctx.app.db.transaction(async (tx): Promise<{ error?: ApiError }> => {
       // A wrong code returns (the transaction commits its count of wrong guesses), never throws.
       if (!(await consumeChangePhoneCode(tx, userId, phone, code, now))) return { error: new ApiError('invalidSmsCode') };
-      const rows = await tx.query(sql`UPDATE ${USER_TABLE}
-        SET data = data || jsonb_build_object('mobilePhoneNumber', ${phone}::text, 'mobilePhoneVerified', true),
-          "updatedAt" = ${now.toISOString()}::timestamptz
-        WHERE "objectId" = ${userId} RETURNING "objectId"`);
+      const rows = await changes.update(tx,
+        sql`data = data || jsonb_build_object('mobilePhoneNumber', ${phone}::text, 'mobilePhoneVerified', true), "updatedAt" = ${now.toISOString()}::timestamptz`,
+        sql`"objectId" = ${userId}`, ['mobilePhoneNumber', 'mobilePhoneVerified']);
       if (!rows.length) throw new ApiError('userNotFound');
       return {};
     }),
   );
   if (result.error) throw result.error;
+  changes.dispatch();
   return {};
 }

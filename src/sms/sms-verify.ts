@@ -13,6 +13,7 @@ import { nowOf } from '../app-context.ts';
 import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { replacePassword } from '../mail/new-password.ts';
+import { UserRowChanges } from '../users/user-row-changes.ts';
 import { toIso } from '../objects/timestamps.ts';
 import { sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
@@ -63,15 +64,16 @@ export async function verifyMobilePhone(ctx: RequestContext, rawCode: unknown, r
   const code = codeOf(rawCode);
   const phone = optionalPhoneOf(bodyOf(rawBody)) ?? (await sessionPhone(ctx));
   const now = nowOf(ctx.app);
+  const changes = new UserRowChanges(ctx.app);
   const result = await ctx.app.db.transaction(async (tx) => {
     const c = await claim(tx, code, phone, ['verify'], now);
     if ('error' in c) return c;
-    const rows = await tx.query<{ objectId: string; updatedAt: unknown }>(sql`UPDATE ${USER_TABLE}
-      SET data = data || '{"mobilePhoneVerified": true}'::jsonb, "updatedAt" = ${now.toISOString()}::timestamptz
-      WHERE data->>'mobilePhoneNumber' = ${c.phone} RETURNING "objectId", "updatedAt"`);
+    const rows = await changes.update(tx, sql`data = data || '{"mobilePhoneVerified": true}'::jsonb, "updatedAt" = ${now.toISOString()}::timestamptz`,
+      sql`data->>'mobilePhoneNumber' = ${c.phone}`, ['mobilePhoneVerified']);
     return rows[0] ? { objectId: rows[0].objectId, updatedAt: toIso(rows[0].updatedAt) } : { error: new ApiError('mobilePhoneNotFound') };
   });
   if ('error' in result) throw result.error;
+  changes.dispatch();
   runOnVerified(ctx.app, 'sms', result.objectId);
   return result;
 }
@@ -87,15 +89,17 @@ export async function resetPasswordBySmsCode(app: AppContext, rawCode: unknown, 
   const phone = optionalPhoneOf(body);
   const hashed = await hashPassword(password);
   const now = nowOf(app);
+  const changes = new UserRowChanges(app);
   const result = await app.db.transaction(async (tx): Promise<{ userId: string } | { error: ApiError }> => {
     const c = await claim(tx, code, phone, ['reset'], now);
     if ('error' in c) return c;
     const rows = await tx.query<{ objectId: string }>(sql`SELECT "objectId" FROM ${USER_TABLE}
       WHERE data->>'mobilePhoneNumber' = ${c.phone} FOR UPDATE`);
-    if (!rows[0] || !(await replacePassword(tx, { userId: rows[0].objectId }, hashed, now))) return { error: new ApiError('mobilePhoneNotFound') };
+    if (!rows[0] || !(await replacePassword(tx, changes, { userId: rows[0].objectId }, hashed, now))) return { error: new ApiError('mobilePhoneNotFound') };
     return { userId: rows[0].objectId };
   });
   if ('error' in result) throw result.error;
   await invalidateSessions(app, result.userId);
+  changes.dispatch();
   return {};
 }

@@ -24,7 +24,8 @@ import { createUser } from './create-user.ts';
 import { completeLogin } from './complete-login.ts';
 import { mappingUniqueViolations } from './unique-violation.ts';
 import { splitUserBody } from './user-fields.ts';
-import { findUserById, USER_TABLE } from './user-store.ts';
+import { findUserById } from './user-store.ts';
+import { UserRowChanges } from './user-row-changes.ts';
 
 /** The outcome: the user, its token, and whether it was created (201) or found (200). */
 export interface AuthDataLogin {
@@ -65,19 +66,21 @@ export async function claimable(ctx: RequestContext, entries: readonly AuthEntry
 async function logInto(ctx: RequestContext, userId: string, entries: readonly AuthEntry[]): Promise<ObjectRow> {
   const claim = await claimable(ctx, entries, userId);
   const now = new Date().toISOString();
-  return mappingUniqueViolations(() =>
+  const changes = new UserRowChanges(ctx.app);
+  const updated = await mappingUniqueViolations(() =>
     ctx.app.db.transaction(async (tx) => {
       const row = await findUserById(tx, userId, true);
       if (!row) throw new ApiError('userNotFound');
       const merged = mergeAuthData(row.data.authData, { link: entries, unlink: [], claim, gainsPassword: false });
       await unbindAccounts(tx, userId, merged.unbind);
       await bindAccounts(tx, userId, merged.bind);
-      const rows = await tx.query<{ updatedAt: unknown; data: Record<string, unknown> }>(sql`UPDATE ${USER_TABLE}
-        SET data = data || jsonb_build_object('authData', ${JSON.stringify(merged.doc)}::jsonb), "updatedAt" = ${now}::timestamptz
-        WHERE "objectId" = ${userId} RETURNING "updatedAt", data`);
+      const rows = await changes.update(tx, sql`data = data || jsonb_build_object('authData', ${JSON.stringify(merged.doc)}::jsonb), "updatedAt" = ${now}::timestamptz`,
+        sql`"objectId" = ${userId}`, ['authData']);
       return { ...row, updatedAt: rows[0].updatedAt, data: rows[0].data };
     }),
   );
+  changes.dispatch();
+  return updated;
 }
 
 /** The body with its authData replaced by what the engine's onAuthData answered (if it has one). */

@@ -9,14 +9,14 @@ import { invalidateSessions } from '../auth/cache-invalidation.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
-import { OBJECT_COLUMNS } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';
 import { clearFailures, lockKey, lockPolicyOf, reserveAttempt } from './login-lock.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from './password.ts';
 import { newSessionToken } from './session-token.ts';
 import { assertOwnUserOrMaster } from './user-access.ts';
 import { checkPassword } from './user-fields.ts';
-import { findUserById, USER_TABLE } from './user-store.ts';
+import { findUserById } from './user-store.ts';
+import { UserRowChanges } from './user-row-changes.ts';
 
 /** A user with its new token. */
 export interface Rotated {
@@ -28,11 +28,13 @@ export interface Rotated {
 export async function refreshSessionToken(ctx: RequestContext, objectId: string): Promise<Rotated> {
   await assertOwnUserOrMaster(ctx, objectId);
   const token = newSessionToken();
-  const rows = await ctx.app.db.query<ObjectRow>(sql`UPDATE ${USER_TABLE}
-    SET data = data || jsonb_build_object('sessionToken', ${token}::text), "updatedAt" = ${new Date().toISOString()}::timestamptz
-    WHERE "objectId" = ${objectId} RETURNING ${OBJECT_COLUMNS}`);
+  const changes = new UserRowChanges(ctx.app);
+  const rows = await changes.update(ctx.app.db,
+    sql`data = data || jsonb_build_object('sessionToken', ${token}::text), "updatedAt" = ${new Date().toISOString()}::timestamptz`,
+    sql`"objectId" = ${objectId}`, ['sessionToken']);
   if (!rows[0]) throw new ApiError('userNotFound');
   await invalidateSessions(ctx.app, objectId);
+  changes.dispatch();
   return { row: rows[0], sessionToken: token };
 }
 
@@ -69,11 +71,12 @@ export async function updatePassword(ctx: RequestContext, objectId: string, body
   const hashed = await hashPassword(newPassword);
   const token = newSessionToken();
   // Only over the password that was checked: a concurrent change makes this one a mismatch.
-  const rows = await db.query<ObjectRow>(sql`UPDATE ${USER_TABLE}
-    SET data = (data - 'salt') || jsonb_build_object('password', ${hashed}::text, 'sessionToken', ${token}::text),
-        "updatedAt" = ${now.toISOString()}::timestamptz
-    WHERE "objectId" = ${objectId} AND data->>'password' = ${String(row.data.password)} RETURNING ${OBJECT_COLUMNS}`);
+  const changes = new UserRowChanges(ctx.app);
+  const rows = await changes.update(db,
+    sql`data = (data - 'salt') || jsonb_build_object('password', ${hashed}::text, 'sessionToken', ${token}::text), "updatedAt" = ${now.toISOString()}::timestamptz`,
+    sql`"objectId" = ${objectId} AND data->>'password' = ${String(row.data.password)}`, ['password', 'sessionToken']);
   if (!rows[0]) throw new ApiError('passwordMismatch');
   await invalidateSessions(ctx.app, objectId);
+  changes.dispatch();
   return { row: rows[0], sessionToken: token };
 }

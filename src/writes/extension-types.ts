@@ -14,10 +14,12 @@ export type WriteKind = 'create' | 'update' | 'delete' | 'login';
 
 /**
  * Where a write comes from. `api`: a client request (REST, batch, batch/save, users, roles).
- * `module`: rows an optional module writes on a client's behalf (friendships). `import` and
- * `sync`: `larder import` / `larder sync` (LeanCloud runs no hooks for those).
+ * `module`: rows an optional module writes on a client's behalf (friendships). `internal`: the
+ * server's own changes of `_User` rows (token rotation, password reset, verification flags:
+ * users/user-row-changes.ts; LeanCloud runs no hooks for those). `import` and `sync`: `larder
+ * import` / `larder sync` (LeanCloud runs no hooks for those).
  */
-export type WriteSource = 'api' | 'module' | 'import' | 'sync';
+export type WriteSource = 'api' | 'module' | 'internal' | 'import' | 'sync';
 
 /** What an extension wants to see of one kind of write (all false when absent). */
 export interface WriteInterest {

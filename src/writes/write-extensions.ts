@@ -61,7 +61,7 @@ export class WriteExtensions<C> {
       for (const ext of this.#list) {
         const i: WriteInterest | undefined = ext.interest(className, op, source);
         if (!i) continue;
-        before ||= i.before === true && ext.before !== undefined && source !== 'module';
+        before ||= i.before === true && ext.before !== undefined && source !== 'module' && source !== 'internal';
         after ||= i.after === true && ext.after !== undefined;
         previous ||= i.previous === true;
       }

@@ -6,12 +6,14 @@
  */
 import type { AppContext } from '../../../app-context.ts';
 import { resolvePrincipal } from '../../../auth/principal.ts';
+import type { Principal } from '../../../app-context.ts';
+import { defaultRule, ruleAllows, ruleNeedsCaller } from '../../../schema/class-security.ts';
 import type { Condition } from '../../../query/ast.ts';
 import type { LiveSubscription, SubscriptionRegistry } from '../store/subscription-registry.ts';
 import { classify, type ChangeKind } from './classify.ts';
 import { readableBy, rowOf, type RowValues } from './object-state.ts';
 import { mayMatch } from './prefilter.ts';
-import { leftObject, pushPayload, visibleObject } from './push-payload.ts';
+import { leftObject, pushPayload, visibleObject, visibleUpdatedKeys } from './push-payload.ts';
 import { evaluateWheres, type WhereToEvaluate } from './sql-match.ts';
 
 /** One committed write, as the write pipeline reports it (REST JSON objects). */
@@ -38,9 +40,9 @@ function hasRelatedTo(c: Condition): boolean {
   return false;
 }
 
-async function readersOf(app: AppContext, sub: LiveSubscription): Promise<readonly string[]> {
+function principalOf(app: AppContext, sub: LiveSubscription): Promise<Principal> {
   // The master key gets no bypass: a subscription is always evaluated as its session's user.
-  return (await resolvePrincipal(app, false, sub.sessionToken)).readers;
+  return resolvePrincipal(app, false, sub.sessionToken);
 }
 
 /** The pushes a write causes (empty, without any SQL, when nobody subscribed to its class). */
@@ -58,14 +60,15 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
   // Narrow, then group the remaining subscriptions by where (each distinct where is evaluated once).
   const candidates: { sub: LiveSubscription; key: string }[] = [];
   const wheres = new Map<string, WhereToEvaluate>();
-  const readersCache = new Map<LiveSubscription, readonly string[]>();
+  const principals = new Map<LiveSubscription, Principal>();
   for (const sub of registry.candidates(change.className, rows)) {
     if (!rows.some((r) => mayMatch(sub.condition, r))) continue;
     let key = sub.whereKey;
     let readers: readonly string[] | null = null;
     if (hasRelatedTo(sub.condition)) {
-      readers = await readersOf(app, sub);
-      readersCache.set(sub, readers);
+      const who = await principalOf(app, sub);
+      principals.set(sub, who);
+      readers = who.readers;
       key = `${key}\u0000${readers.join('\u0000')}`;
     }
     candidates.push({ sub, key });
@@ -73,6 +76,10 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
   }
   if (candidates.length === 0) return [];
   const results = await evaluateWheres(app, change.className, rows, [...wheres.values()]);
+  // The class's find permission as it is now (a CLP changed since subscribing counts at once):
+  // while it denies a subscriber, its subscription stays but receives nothing.
+  const sec = await app.classes.security(change.className);
+  const findRule = sec.permissions.find ?? defaultRule(change.className, 'find');
 
   const pushes: Push[] = [];
   for (const { sub, key } of candidates) {
@@ -81,7 +88,9 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
     const whereBefore = beforeRow ? m[0] : false;
     const whereAfter = afterRow ? m[beforeRow ? 1 : 0] : false;
     if (!whereBefore && !whereAfter) continue;
-    const readers = readersCache.get(sub) ?? (await readersOf(app, sub));
+    const who = principals.get(sub) ?? (await principalOf(app, sub));
+    if (ruleNeedsCaller(findRule) && !ruleAllows(findRule, who)) continue;
+    const readers = who.readers;
     const canBefore = beforeRow ? whereBefore && readableBy(beforeRow, readers) : false;
     const canReadAfter = afterRow ? readableBy(afterRow, readers) : false;
     const op = classify(change.kind, canBefore, whereAfter && canReadAfter);
@@ -90,7 +99,7 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
     if (op === 'delete') object = visibleObject(app, sub, before!);
     else if (op === 'leave' && !canReadAfter) object = leftObject(sub, after!);
     else object = visibleObject(app, sub, after!);
-    pushes.push({ subscriptionId: sub.subscriptionId, payload: pushPayload(sub, op, object, change.updatedKeys) });
+    pushes.push({ subscriptionId: sub.subscriptionId, payload: pushPayload(sub, op, object, visibleUpdatedKeys(app, sub, change.updatedKeys)) });
   }
   return pushes;
 }

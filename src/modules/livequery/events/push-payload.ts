@@ -35,9 +35,20 @@ export function leftObject(sub: LiveSubscription, object: Readonly<Record<string
   return out;
 }
 
+/**
+ * The changed keys a subscriber may know of: hidden and client-invisible fields are left out
+ * as they are from the object (a token rotation or password reset is an `update` whose
+ * `updatedKeys` is empty: the row changed, nothing the subscriber may read did).
+ */
+export function visibleUpdatedKeys(app: AppContext, sub: LiveSubscription, keys: readonly string[] | undefined): string[] {
+  if (!keys) return [];
+  const hidden = new Set([...hiddenFieldsFor(sub.className, false), ...invisibleOf(app.settings.clientInvisibleFields, sub.className)]);
+  return keys.filter((k) => !hidden.has(k));
+}
+
 /** The text of one push. */
-export function pushPayload(sub: LiveSubscription, op: LiveOp, object: Record<string, unknown>, updatedKeys: readonly string[] | undefined): string {
+export function pushPayload(sub: LiveSubscription, op: LiveOp, object: Record<string, unknown>, updatedKeys: readonly string[]): string {
   const body: Record<string, unknown> = { op, object, query_id: sub.queryId };
-  if (carriesUpdatedKeys(op)) body.updatedKeys = [...(updatedKeys ?? [])];
+  if (carriesUpdatedKeys(op)) body.updatedKeys = [...updatedKeys];
   return JSON.stringify(body);
 }

@@ -10,7 +10,7 @@ import type { WriteEvent, WriteExtension, WriteKind, WriteSource } from '../../.
 import type { LiveQueryService } from '../service/live-service.ts';
 
 /** Sources whose writes cause events. */
-const LIVE_SOURCES: ReadonlySet<WriteSource> = new Set(['api', 'module']);
+const LIVE_SOURCES: ReadonlySet<WriteSource> = new Set(['api', 'module', 'internal']);
 
 /** The extension of one app's service. */
 export function liveQueryWriteExtension(service: LiveQueryService): WriteExtension {
