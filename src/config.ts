@@ -71,6 +71,8 @@ export interface Config {
   /** Largest image (bytes, pixels) a thumbnail is made from. */
   thumbnailMaxInputBytes: number;
   thumbnailMaxPixels: number;
+  /** Size cap of the thumbnail disk cache, bytes (0: no cache). */
+  thumbnailCacheMaxBytes: number;
   /** How long a LiveQuery client may be away and still receive what it missed, ms (docs/livequery.md). */
   liveQueryWindowMs: number;
   /** Lease of a process serving LiveQuery WebSockets: a process silent this long counts as crashed, ms. */
@@ -171,6 +173,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 's3AccessKeyId', env: 'LARDER_S3_ACCESS_KEY_ID', flag: '--s3-access-key-id', kind: 'string', help: 'S3 access key id (unset = the AWS SDK default chain, e.g. AWS_ACCESS_KEY_ID)' },
   { key: 's3SecretAccessKey', env: 'LARDER_S3_SECRET_ACCESS_KEY', flag: '--s3-secret-access-key', kind: 'string', help: 'S3 secret access key' },
   { key: 'thumbnailMaxInputBytes', env: 'LARDER_THUMBNAIL_MAX_INPUT_BYTES', flag: '--thumbnail-max-input-bytes', kind: 'int', default: 30 * 1024 * 1024, help: 'largest image a thumbnail is made from, bytes' },
+  { key: 'thumbnailCacheMaxBytes', env: 'LARDER_THUMBNAIL_CACHE_MAX_BYTES', flag: '--thumbnail-cache-max-bytes', kind: 'int', default: 1024 * 1024 * 1024, help: 'size cap of the thumbnail disk cache, bytes; least recently used go first (0: no cache)' },
   { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
   { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
   { key: 'metricsToken', env: 'LARDER_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', help: 'bearer token that may read /metrics (the master key always may)' },
@@ -277,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
     s3SecretAccessKey: values.s3SecretAccessKey as string | undefined,
     thumbnailMaxInputBytes: values.thumbnailMaxInputBytes as number,
     thumbnailMaxPixels: values.thumbnailMaxPixels as number,
+    thumbnailCacheMaxBytes: values.thumbnailCacheMaxBytes as number,
     liveQueryWindowMs: values.liveQueryWindowMs as number,
     liveQueryLeaseMs: values.liveQueryLeaseMs as number,
     embeddedSliceMs: values.embeddedSliceMs as number,

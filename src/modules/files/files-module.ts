@@ -17,6 +17,8 @@ import { fileCallback } from './file-callback.ts';
 import { mountFilesHttp } from './files-http.ts';
 import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
 import { registerFilesService, type FilesService } from './files-service.ts';
+import { ThumbnailCache } from './thumbnail-cache.ts';
+import { thumbnailRoot } from './thumbnail.ts';
 import { LocalDiskStore } from './local-disk-store.ts';
 import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
 
@@ -89,7 +91,8 @@ export function filesModule(given?: FilesOptions): LarderModule {
       const opts: FilesOptions = given ?? { backend: 'local', dir: tempDir as string, ...FILE_DEFAULTS };
       await ensureFileTables(app.db);
       const store = await openStore(opts);
-      svc = { app, store, opts, serverPublicUrl: opts.serverPublicUrl };
+      const thumbnails = new ThumbnailCache(thumbnailRoot(opts), opts.thumbnailCacheMaxBytes, (err, what) => logger.warn({ err }, what));
+      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl };
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
       const running = svc;

@@ -26,6 +26,8 @@ export interface FilesOptions {
   s3?: S3Options;
   thumbnailMaxInputBytes: number;
   thumbnailMaxPixels: number;
+  /** Total size of the thumbnail cache; the least recently used go first (0: no cache). */
+  thumbnailCacheMaxBytes: number;
   /** How often the cleanup job runs, ms. */
   cleanupIntervalMs: number;
   /** LARDER_PUBLIC_URL, for answers of routes outside the API dispatcher. */
@@ -38,6 +40,7 @@ export const FILE_DEFAULTS = {
   tokenTtlSeconds: 3600,
   thumbnailMaxInputBytes: 30 * 1024 * 1024,
   thumbnailMaxPixels: 50_000_000,
+  thumbnailCacheMaxBytes: 1024 * 1024 * 1024,
   cleanupIntervalMs: 10 * 60 * 1000,
 } as const;
 
@@ -72,6 +75,7 @@ export function filesOptionsFromConfig(config: Config): FilesOptions {
     s3,
     thumbnailMaxInputBytes: config.thumbnailMaxInputBytes,
     thumbnailMaxPixels: config.thumbnailMaxPixels,
+    thumbnailCacheMaxBytes: config.thumbnailCacheMaxBytes,
     cleanupIntervalMs: FILE_DEFAULTS.cleanupIntervalMs,
     serverPublicUrl: config.publicUrl?.replace(/\/+$/, ''),
   };

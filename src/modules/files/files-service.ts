@@ -2,12 +2,15 @@ import type { AppContext } from '../../app-context.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { FilesOptions } from './files-options.ts';
 import { randomId } from './file-key.ts';
+import type { ThumbnailCache } from './thumbnail-cache.ts';
 
 /** Everything the files module's use-cases share: the app, the byte store and the options. */
 export interface FilesService {
   readonly app: AppContext;
   readonly store: BlobStore;
   readonly opts: FilesOptions;
+  /** The disk cache of thumbnails, under its size cap. */
+  readonly thumbnails: ThumbnailCache;
   /** LARDER_PUBLIC_URL: the server's own base URL when set (routes outside the dispatcher). */
   readonly serverPublicUrl?: string;
 }

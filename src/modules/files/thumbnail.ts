@@ -1,6 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
@@ -79,9 +77,14 @@ function defaultFormat(mimeType: string): ThumbnailFormat {
   return own ?? 'png';
 }
 
+/** The root of the thumbnail cache (thumbnail-cache.ts). */
+export function thumbnailRoot(opts: FilesService['opts']): string {
+  return join(opts.dir, 'thumbnails');
+}
+
 /** Where the cached thumbnails of a file live (removed with the file: remove-file.ts). */
 export function thumbnailDir(svc: FilesService, objectId: string): string {
-  return join(svc.opts.dir, 'thumbnails', objectId.replace(/[^A-Za-z0-9]/g, ''));
+  return join(thumbnailRoot(svc.opts), objectId.replace(/[^A-Za-z0-9]/g, ''));
 }
 
 /**
@@ -97,17 +100,9 @@ export async function thumbnailResponse(svc: FilesService, row: FileRecord, quer
   if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).headers(headers).send();
   const dir = thumbnailDir(svc, row.object_id);
   const path = join(dir, `${id}.${format}`);
-  const hit = await stat(path).catch(() => undefined);
-  if (hit) return reply.code(200).headers({ ...headers, 'content-length': String(hit.size) }).send(createReadStream(path));
+  const hit = await svc.thumbnails.lookup(path);
+  if (hit) return reply.code(200).headers({ ...headers, 'content-length': String(hit.size) }).send(hit.file.createReadStream());
   const data = await withSlot(() => makeThumbnail(svc, row, view, format));
-  await mkdir(dir, { recursive: true });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.part`;
-  try {
-    await writeFile(temp, data);
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    req.log.warn({ err }, 'thumbnail cache write failed');
-  }
+  await svc.thumbnails.store(path, data).catch((err: unknown) => req.log.warn({ err }, 'thumbnail cache write failed'));
   return reply.code(200).headers({ ...headers, 'content-length': String(data.length) }).send(data);
 }
