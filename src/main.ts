@@ -26,6 +26,12 @@ async function main(): Promise<void> {
     process.exitCode = await filesCommand(process.argv.slice(3), process.env);
     return;
   }
+  // backup / restore / move take an archive path or --to <url> besides the config options.
+  if (process.argv[2] === 'backup' || process.argv[2] === 'restore' || process.argv[2] === 'move') {
+    const { backupCommand } = await import('./cli/backup-command.ts');
+    process.exitCode = await backupCommand(process.argv[2], process.argv.slice(3), process.env, (line: string) => console.log(line));
+    return;
+  }
   let args;
   try {
     args = parseArgs(process.argv.slice(2));

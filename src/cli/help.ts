@@ -28,6 +28,12 @@ Usage:
   larder files pull [--dry-run] [--concurrency n]
                                     copy file bytes still on LeanCloud's file domain into this
                                     server's storage and rewrite their urls ('larder files --help')
+  larder backup <file.tar.gz>       write the app (data, users, keys, settings, local files)
+                                    to one archive; 'larder restore <file>' loads it into an
+                                    empty database (docs/backup.md)
+  larder restore <file.tar.gz>      see backup
+  larder move --to <postgres url> [--to-schema <name>]
+                                    copy the embedded app to an empty PostgreSQL schema
   larder engine refresh|status      read the LeanEngine hook list again / show it (docs/cloud-code.md)
   larder schedule add '{"function":"daily","cron":"0 3 * * *"}'
   larder schedule list|runs <id>|set <id> '<json>'|remove <id>

@@ -1,3 +1,4 @@
+import { orphanEmbeddedAppWarning } from './orphan-embedded-app.ts';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -22,6 +23,8 @@ const PREPARE_ROLE = 'LARDER_CLUSTER_PREPARE';
 interface Prepared {
   keys: AppKeys & { hookKey: string };
   generatedKeys: string[];
+  /** This start ran the first migration: the database was empty. */
+  freshDatabase: boolean;
 }
 
 function where(config: Config): string {
@@ -83,7 +86,7 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   // The banner says "listening" only once every worker does.
   cluster.on('listening', () => {
     if (++listening !== workers) return;
-    banner(config, prepared.keys, prepared.generatedKeys, print, workers);
+    banner(config, prepared.keys, prepared.generatedKeys, print, workers, prepared.freshDatabase);
     // Once the engine answers, one worker reads its hook list and shares it with the others.
     if (engine) supervisor = engineProcess?.startEngine(config, engine, prepared.keys, logger, () => void refreshThroughWorkers(config, prepared.keys, logger));
   });
@@ -160,8 +163,8 @@ async function prepare(config: Config): Promise<void> {
   const { openApp } = await import('../open-app.ts');
   const { db, lock } = await openConfiguredDatabase(config);
   try {
-    const { app, generatedKeys } = await openApp({ db, keys: config, masterSignWindowMs: config.masterSignWindowMs });
-    const prepared: Prepared = { keys: app.keys, generatedKeys };
+    const { app, generatedKeys, migrated } = await openApp({ db, keys: config, masterSignWindowMs: config.masterSignWindowMs });
+    const prepared: Prepared = { keys: app.keys, generatedKeys, freshDatabase: migrated.includes(1) };
     await new Promise<void>((sent) => process.send?.({ prepared }, () => sent()) ?? sent());
   } finally {
     await db.close();
@@ -208,7 +211,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
   const { db, lock } = await openConfiguredDatabase(config);
   let draining = false;
   try {
-    const { app, generatedKeys } = await openApp({
+    const { app, generatedKeys, migrated } = await openApp({
       db,
       keys: config,
       masterSignWindowMs: config.masterSignWindowMs,
@@ -247,7 +250,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     process.once('SIGINT', () => void shutdown('SIGINT'));
     // Only now: a signal that arrives before its handler is installed kills the process outright,
     // and whoever reads the banner may send one at once.
-    if (cluster.isPrimary) banner(config, app.keys, generatedKeys, print, 1);
+    if (cluster.isPrimary) banner(config, app.keys, generatedKeys, print, 1, migrated.includes(1));
   } catch (err) {
     if (!config.databaseUrl) removeAdminFile(resolve(config.dataDir));
     await db.close().catch(() => {});
@@ -304,11 +307,12 @@ export function keyFilePath(config: Config): string {
   return resolve(config.dataDir, 'larder-keys.env');
 }
 
-function banner(config: Config, keys: AppKeys, generated: string[], print: (l: string) => void, workers: number): void {
+function banner(config: Config, keys: AppKeys, generated: string[], print: (l: string) => void, workers: number, freshDatabase: boolean): void {
   print(`Larder is listening on ${publicBaseUrl(config)}  (serverURL for the SDKs)`);
   print(`  app id:   ${keys.appId}`);
   print(`  data:     ${where(config)}`);
   print(`  workers:  ${workers}`);
+  for (const line of orphanEmbeddedAppWarning(config, freshDatabase)) print(line);
   if (isLoopbackHost(config.host)) {
     print(`  Only this machine can connect (host ${config.host}). To accept other machines, set LARDER_HOST=0.0.0.0`);
     print('  (or --host 0.0.0.0), best behind a TLS reverse proxy: see docs/deployment.md.');

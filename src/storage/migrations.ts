@@ -155,6 +155,13 @@ export async function migrate(db: Database): Promise<number[]> {
       version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const rows = await tx.query<{ version: number }>(sql`SELECT version FROM _larder_migrations`);
     const done = new Set(rows.map((r) => r.version));
+    // Rolling back means running an older Larder on the database; it must not run on tables a
+    // newer version changed in ways it does not know (docs/backup.md#upgrades-and-rollbacks).
+    const newest = Math.max(...MIGRATIONS.map((m) => m.version));
+    const ahead = [...done].filter((v) => v > newest);
+    if (ahead.length) {
+      throw new Error(`this database was migrated by a newer Larder (migration ${Math.max(...ahead)}; this version knows up to ${newest}). Run that newer version, or restore the backup taken before the upgrade (docs/backup.md).`);
+    }
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
