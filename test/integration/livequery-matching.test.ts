@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { forEachEngine } from './harness/engines.ts';
 import { parseWhere } from '../../src/query/parse-where.ts';
 import { rowOf, type RowValues } from '../../src/modules/livequery/events/object-state.ts';
-import { mayMatch } from '../../src/modules/livequery/events/prefilter.ts';
+import { decideExactly, mayMatch } from '../../src/modules/livequery/events/prefilter.ts';
 import { evaluateWheres } from '../../src/modules/livequery/events/sql-match.ts';
 
 const CLASS = 'LqParity';
@@ -106,6 +106,10 @@ forEachEngine('livequery: matching is the query (property-based)', (h) => {
         const fromTable = res.body.results.map((o: { objectId: string }) => o.objectId).sort();
         assert.deepEqual(fromRows, fromTable, JSON.stringify(where));
         for (const r of rows) if (fromTable.includes(r.objectId)) assert.ok(mayMatch(cond, r), `prefilter dropped ${r.objectId} for ${JSON.stringify(where)}`);
+        for (const r of rows) {
+          const d = decideExactly(cond, r);
+          if (d !== undefined) assert.equal(d, fromTable.includes(r.objectId), `decided ${d} for ${r.objectId} and ${JSON.stringify(where)}`);
+        }
       }),
       { numRuns: 150, seed: 1414 },
     );

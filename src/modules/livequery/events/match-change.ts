@@ -12,7 +12,7 @@ import type { Condition } from '../../../query/ast.ts';
 import type { LiveSubscription, SubscriptionRegistry } from '../store/subscription-registry.ts';
 import { classify, type ChangeKind } from './classify.ts';
 import { readableBy, rowOf, type RowValues } from './object-state.ts';
-import { mayMatch } from './prefilter.ts';
+import { decideExactly, mayMatch } from './prefilter.ts';
 import { leftObject, pushPayload, visibleObject, visibleUpdatedKeys } from './push-payload.ts';
 import { evaluateWheres, type WhereToEvaluate } from './sql-match.ts';
 
@@ -60,6 +60,7 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
   // Narrow, then group the remaining subscriptions by where (each distinct where is evaluated once).
   const candidates: { sub: LiveSubscription; key: string }[] = [];
   const wheres = new Map<string, WhereToEvaluate>();
+  const known = new Map<string, boolean[]>();
   const principals = new Map<LiveSubscription, Principal>();
   for (const sub of registry.candidates(change.className, rows)) {
     if (!rows.some((r) => mayMatch(sub.condition, r))) continue;
@@ -72,10 +73,15 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
       key = `${key}\u0000${readers.join('\u0000')}`;
     }
     candidates.push({ sub, key });
-    if (!wheres.has(key)) wheres.set(key, { key, condition: sub.condition, readers });
+    if (known.has(key) || wheres.has(key)) continue;
+    // Plain equalities are answered here exactly (the common chat-room case: no statement at all).
+    const decided = rows.map((r) => decideExactly(sub.condition, r));
+    if (decided.every((d) => d !== undefined)) known.set(key, decided as boolean[]);
+    else wheres.set(key, { key, condition: sub.condition, readers });
   }
   if (candidates.length === 0) return [];
-  const results = await evaluateWheres(app, change.className, rows, [...wheres.values()]);
+  const results = wheres.size > 0 ? await evaluateWheres(app, change.className, rows, [...wheres.values()]) : new Map<string, boolean[]>();
+  for (const [key, m] of known) results.set(key, m);
   // The class's find permission as it is now (a CLP changed since subscribing counts at once):
   // while it denies a subscriber, its subscription stays but receives nothing.
   const sec = await app.classes.security(change.className);

@@ -2,11 +2,13 @@
  * A cheap test run before the database evaluates a where (sql-match.ts): it answers false only
  * when the where certainly cannot match the object, so a write to a class with many
  * subscriptions (one per chat room, say) sends the database only the few wheres that may
- * match. It never decides a match: the database does. That it never rules out a match the
- * database would find is checked by property-based tests against SQL (prefilter.pg.test.ts).
+ * match. That it never rules out a match the database would find is checked by property-based
+ * tests against SQL (test/integration/livequery-matching.test.ts).
  *
  * Only top-level equality with a string, number or boolean is understood; anything else
  * (arrays, which match by containment, dates, pointers, other operators) answers "may match".
+ * For wheres made of nothing else, `decideExactly` gives the answer itself, checked by the same
+ * property test to be the database's.
  */
 import type { Condition } from '../../../query/ast.ts';
 import type { RowValues } from './object-state.ts';
@@ -61,6 +63,30 @@ export function mayMatch(cond: Condition, row: RowValues): boolean {
     default:
       return true;
   }
+}
+
+/**
+ * The where's answer for the row when it is certain without the database, else undefined: for a
+ * where made only of top-level scalar equalities (`{room: "lobby", open: true}`), a missing or
+ * null field never matches and a value of the same type matches exactly when equal (jsonb
+ * equality of strings, numbers and booleans is JavaScript's `===`; the class's type lock makes
+ * the schema agree). Any other where, or a value of another type (an array matches by
+ * containment), is left to the database. The property test of livequery-matching.test.ts checks
+ * that every answer given here is the database's.
+ */
+export function decideExactly(cond: Condition, row: RowValues): boolean | undefined {
+  const parts = cond.kind === 'and' ? cond.conditions : [cond];
+  if (parts.length === 0) return undefined;
+  let answer: boolean | undefined = true;
+  for (const c of parts) {
+    const e = scalarEquality(c);
+    if (!e) return undefined;
+    const v = fieldValue(row, e.field);
+    if (v === undefined || v === null) return false;
+    if (typeof v !== typeof e.value) answer = undefined;
+    else if (v !== e.value) return false;
+  }
+  return answer;
 }
 
 /** The prefilter's test of one scalar equality against a field's value. */
