@@ -132,6 +132,7 @@ async function main(): Promise<void> {
     // Writes at a fixed rate: every 10 ms, RATE/100 writes; each carries its send time.
     let sent = 0;
     let failed = 0;
+    let firstFailure: string | undefined;
     const inFlight = new Set<Promise<void>>();
     const perTick = RATE / 100;
     let owed = 0;
@@ -142,7 +143,10 @@ async function main(): Promise<void> {
         owed -= 1;
         const p = post(base, '/1.1/classes/BenchRoom', { room: `r${Math.floor(Math.random() * ROOMS)}`, sentAt: Date.now() }).then(
           () => void sent++,
-          () => void failed++,
+          (err: unknown) => {
+            failed++;
+            firstFailure ??= err instanceof Error ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+          },
         );
         inFlight.add(p);
         void p.finally(() => inFlight.delete(p));
@@ -156,7 +160,7 @@ async function main(): Promise<void> {
       if (pushes !== last) [last, quietSince] = [pushes, Date.now()];
     }
     const sorted = [...latencies].sort((a, b) => a - b);
-    console.log(`writes: ${sent} ok, ${failed} failed, ${(sent / DURATION).toFixed(0)}/s achieved; pushes received ${pushes}`);
+    console.log(`writes: ${sent} ok, ${failed} failed, ${(sent / DURATION).toFixed(0)}/s achieved; pushes received ${pushes}${firstFailure ? `; first failure: ${firstFailure}` : ''}`);
     console.log(`delivery latency ms: p50 ${percentile(sorted, 50)}, p99 ${percentile(sorted, 99)}, max ${sorted[sorted.length - 1] ?? NaN} (target p99 <= 100 ms at 500 writes/s)`);
     console.log(`in-memory registry: ${registryBytesPerSubscription(CONNECTIONS * SUBS, ROOMS).toFixed(0)} bytes of heap per subscription (measured in this process with the server's SubscriptionRegistry)`);
     console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
