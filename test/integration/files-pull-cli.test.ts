@@ -18,7 +18,7 @@ import { sql } from '../../src/sql/fragment.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
 import { tempDir } from './harness/import-helpers.ts';
-import { childEnv, ROOT } from './harness/larder-process.ts';
+import { childEnv, dropTestSchemas, ROOT } from './harness/larder-process.ts';
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 const FILES: Record<string, Buffer> = { 'a.txt': Buffer.from('alpha file'), 'b.bin': Buffer.alloc(70_000, 5) };
@@ -62,14 +62,8 @@ async function withDb<T>(env: Record<string, string>, work: (db: Database) => Pr
   }
 }
 
-after(async () => {
-  if (!schemas.length || !process.env.TEST_DATABASE_URL) return;
-  const pg = await import('pg');
-  const c = new pg.default.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await c.connect();
-  for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  await c.end();
-});
+// Schemas of runs whose own cleanup did not happen (a failed assertion).
+after(() => dropTestSchemas(schemas));
 
 forEachEngine('larder files pull (the command, bin/larder.js)', (h) => {
   let domain: Server;

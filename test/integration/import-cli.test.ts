@@ -16,7 +16,7 @@ import { openApp } from '../../src/open-app.ts';
 import { TestClient } from './harness/client.ts';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
 import { fixtureFiles, folderOf, tarGz, tempDir } from './harness/import-helpers.ts';
-import { larder, runLarder, stop } from './harness/larder-process.ts';
+import { dropTestSchemas, larder, runLarder, stop } from './harness/larder-process.ts';
 
 const schemas: string[] = [];
 
@@ -48,15 +48,8 @@ async function withApp<T>(env: Record<string, string>, work: (client: TestClient
   }
 }
 
-after(async () => {
-  // Schemas of runs whose withApp did not get to drop them (a failed assertion).
-  if (!schemas.length || !process.env.TEST_DATABASE_URL) return;
-  const pg = await import('pg');
-  const c = new pg.default.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await c.connect();
-  for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  await c.end();
-});
+// Schemas of runs whose own cleanup did not happen (a failed assertion).
+after(() => dropTestSchemas(schemas));
 
 forEachEngine('larder import (the command)', (h) => {
   test('--help prints the usage; a missing path is exit status 2', () => {

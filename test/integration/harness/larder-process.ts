@@ -112,3 +112,19 @@ export function runLarder(args: string[], env: Record<string, string>): { status
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: childEnv(env), encoding: 'utf8' });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
+
+/**
+ * Drops PostgreSQL schemas that commands run by a test wrote into (TEST_DATABASE_URL), for an
+ * `after` hook: runs whose own cleanup did not happen (a failed assertion) leave nothing behind.
+ */
+export async function dropTestSchemas(schemas: readonly string[]): Promise<void> {
+  if (!schemas.length || !process.env.TEST_DATABASE_URL) return;
+  const pg = await import('pg');
+  const c = new pg.default.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
