@@ -36,6 +36,16 @@ export const dbPoolWaits = counter({
   help: 'Statements that waited for a PostgreSQL pool connection (every connection busy)',
 });
 
+/**
+ * How long the statements counted by dbPoolWaits waited for their connection. Only those are
+ * timed (the rest get an idle connection at once), so the hot path takes no clock readings.
+ */
+export const dbPoolWaitSeconds = histogram({
+  name: 'larder_db_pool_wait_seconds',
+  help: 'Time statements that found every PostgreSQL pool connection busy waited for one, in seconds',
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+});
+
 /** Class queries that waited for a slot of the heavy lane (storage/heavy-lane.ts). */
 export const heavyLaneWaits = counter({
   name: 'larder_heavy_query_waits_total',

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
-import { dbPoolWaits } from '../metrics/core-metrics.ts';
+import { dbPoolWaits, dbPoolWaitSeconds } from '../metrics/core-metrics.ts';
 import { startPgListener, type PgListener } from './pg-listener.ts';
 import { isPrepared, statementName } from './prepared-statements.ts';
 
@@ -46,18 +46,40 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
   let closed = false;
   const listeners: PgListener[] = [];
+  const mustWait = () => pool.idleCount === 0 && pool.totalCount >= opts.poolSize;
+  // Connecting fails like statements do when the server is down (503).
+  const connect = () => pool.connect().catch((err: unknown) => Promise.reject(translateDriverError(err)));
+  /** A connection for a statement that found the pool busy: counted and timed (/metrics). */
+  const connectAfterWait = async (): Promise<pg.PoolClient> => {
+    dbPoolWaits.inc();
+    const done = dbPoolWaitSeconds.startTimer();
+    try {
+      return await connect();
+    } finally {
+      done();
+    }
+  };
   return {
     engine: 'postgres',
     schema: opts.schema,
-    query: (statement) => {
-      if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize) dbPoolWaits.inc();
-      return run(pool, statement);
+    query: async (statement) => {
+      if (!mustWait()) return run(pool, statement);
+      const client = await connectAfterWait();
+      let failed: Error | undefined;
+      try {
+        return await run(client, statement);
+      } catch (err) {
+        // As pg's pool.query does: a connection whose statement failed is not reused.
+        failed = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      } finally {
+        client.release(failed);
+      }
     },
     poolStats: () => (closed ? undefined : { size: opts.poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      if (pool.idleCount === 0 && pool.totalCount >= opts.poolSize) dbPoolWaits.inc();
       // Connecting, BEGIN and COMMIT fail like statements do when the server is down (503).
-      const client = await pool.connect().catch((err: unknown) => Promise.reject(translateDriverError(err)));
+      const client = mustWait() ? await connectAfterWait() : await connect();
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
