@@ -1,6 +1,6 @@
 /**
  * LiveQuery with the official JS SDK for writes outside the plain object path: the server's own
- * `_User` changes (token rotation, password change and reset, phone verification and change),
+ * `_User` changes (token rotation, password change and reset, phone and email verification, phone change),
  * relation members added and removed, and class permissions changed after subscribing. On
  * every engine.
  */
@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { forEachEngine } from './harness/engines.ts';
 import { closeLiveQuerySdk, liveQuerySdk, recordEvents, type AVNamespace, type LiveEvent } from './harness/livequery-sdk.ts';
 import { CapturingSmsSender, newPhone } from './harness/sms-capture.ts';
+import { linkIn, startMailCapture, stopMailCapture } from './harness/smtp-capture.ts';
 import { signUp } from './harness/user-helpers.ts';
 
 const PUBLIC = { '*': { read: true, write: true } };
@@ -134,5 +135,33 @@ forEachEngine('livequery: internal user changes, relations, permission changes (
     assert.equal((await rec.next((e) => e.op === 'create')).object.n, 3);
     await live.unsubscribe();
     await AV.User.logOut();
+  });
+
+  test('following an email verification link is an update with emailVerified, the address left out', async () => {
+    const c = h().client;
+    const { smtp } = await startMailCapture(h());
+    try {
+      assert.equal((await c.put('/1.1/larder/settings', { emailVerification: true }, { master: true })).status, 200);
+      const watcher = await signUp(h());
+      await AV.User.become(watcher.sessionToken);
+      const live = await new AV.Query('_User').equalTo('nickname', 'mailed').subscribe();
+      const rec = recordEvents(live);
+      const address = `lq-${Date.now()}@larder.test`;
+      const since = smtp.mails.length;
+      const u = await signUp(h(), { email: address, nickname: 'mailed' });
+      assert.equal((await rec.next((e) => e.op === 'create')).object.emailVerified, false);
+      const page = await fetch(linkIn(await smtp.next(address, since)));
+      assert.equal(page.status, 200);
+      const e = await rec.next((x) => x.op === 'update');
+      assert.equal(e.object.objectId, u.objectId);
+      assert.equal(e.object.emailVerified, true);
+      assert.deepEqual(e.updatedKeys, ['emailVerified']);
+      assertNothingHidden(e);
+      await live.unsubscribe();
+      await AV.User.logOut();
+    } finally {
+      await c.put('/1.1/larder/settings', { emailVerification: false }, { master: true });
+      await stopMailCapture(h(), smtp);
+    }
   });
 });
