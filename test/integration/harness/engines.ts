@@ -101,12 +101,12 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
  * Declares a suite once per engine. `body` receives a getter for the harness, which is ready
  * inside tests (opened in `before`, closed in `after`).
  */
-export function forEachEngine(name: string, body: (h: () => Harness) => void): void {
+export function forEachEngine(name: string, body: (h: () => Harness) => void, opts: HarnessOptions = {}): void {
   for (const engine of engines()) {
     describe(`${name} [${engine}]`, () => {
       let harness: (Harness & { stop(): Promise<void> }) | undefined;
       before(async () => {
-        harness = await startHarness(engine);
+        harness = await startHarness(engine, opts);
       });
       after(async () => {
         await harness?.stop();
