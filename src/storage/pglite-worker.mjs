@@ -63,7 +63,7 @@ function concat(parts) {
  * statement sent in ONE call into PGlite: Parse (first use only), Bind, Describe, Execute, Sync.
  * PGlite's query() makes six calls (parse, describe statement, bind, describe portal, execute,
  * sync) and plans every time; this path measured 570-735 us against 2,000-3,000 us per get by id
- * (docs/benchmarks.md, "Embedded engine").
+ * (docs/benchmarks.md, "Performance work (issue 16)").
  * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
  */
 async function preparedQuery(db, text, values) {
@@ -90,12 +90,24 @@ async function preparedQuery(db, text, values) {
   return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
 }
 
+/**
+ * Any other statement with parameters, the same way through the unnamed statement: one call into
+ * PGlite instead of six, planned on every run as PostgreSQL plans node-postgres' statements.
+ * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
+ */
+async function unnamedQuery(db, text, values) {
+  const S = protocol.serialize;
+  const parts = [S.parse({ text }), S.bind({ values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync()];
+  const { messages } = await db.runExclusive(() => db.execProtocol(concat(parts)));
+  return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
+}
+
 /** @param {import('@electric-sql/pglite').PGlite} db @param {import('./pglite-protocol.ts').HostMessage} m */
 async function handle(db, m) {
   switch (m.op) {
     case 'query':
-      if (m.prepared && m.values.length > 0) return preparedQuery(db, m.text, m.values);
-      return (await db.query(m.text, m.values)).rows;
+      if (m.values.length === 0) return (await db.query(m.text)).rows;
+      return m.prepared ? preparedQuery(db, m.text, m.values) : unnamedQuery(db, m.text, m.values);
     case 'exec':
       await db.exec(m.text);
       return [];
