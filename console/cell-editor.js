@@ -70,8 +70,9 @@ export function editCell(ui, { className, obj, field: name, type, done }) {
   const { nodes, read } = controlsFor(type, obj[name]);
   const save = async (value) => {
     await api('PUT', `/1.1/classes/${seg(className)}/${seg(obj.objectId)}`, { [name]: value });
-    ui.say(`Saved ${name} of ${obj.objectId}.`);
     await done();
+    // Said after the page is drawn again, so the message is the last thing to change.
+    ui.say(`Saved ${name} of ${obj.objectId}.`);
   };
   const form = h('form', { class: 'panel', 'aria-label': `Edit ${name}` },
     h('h3', {}, `${className} ${obj.objectId}: ${name}`, h('span', { class: 'muted' }, ` (${type?.type ?? 'no type yet'})`)),

@@ -106,8 +106,9 @@ export async function showClass(ui, className, state = initialState()) {
     if (!selected.size) throw new Error('Select rows to delete first.');
     if (!confirm(`Delete ${selected.size} object(s) of ${className}?`)) return;
     for (const id of selected) await api('DELETE', `/1.1/classes/${seg(className)}/${seg(id)}`);
-    ui.say(`Deleted ${selected.size} object(s).`);
     await showClass(ui, className, state);
+    // Said after the page is drawn again, so the message is the last thing to change.
+    ui.say(`Deleted ${selected.size} object(s).`);
   }) }, 'Delete selected');
   const newRow = h('textarea', { name: 'newObject', rows: 3, spellcheck: false, value: '{}' });
   const addRow = h('form', { class: 'inline', 'aria-label': 'Add a row' }, field('New object (JSON)', newRow), h('button', { type: 'submit' }, 'Add row'));
@@ -115,8 +116,9 @@ export async function showClass(ui, className, state = initialState()) {
     e.preventDefault();
     void ui.run(async () => {
       const created = await api('POST', `/1.1/classes/${seg(className)}`, parseJson(newRow.value, 'The new object'));
-      ui.say(`Created ${created.objectId}.`);
       await showClass(ui, className, state);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Created ${created.objectId}.`);
     });
   });
   const first = answer.count ? state.skip + 1 : 0;

@@ -50,8 +50,9 @@ export async function showExports(ui) {
       if (email.value) body.email = email.value;
       const job = await api('POST', '/1.1/exportData', body);
       remember(job.id);
-      ui.say(`Export ${job.id} started.`);
       await showExports(ui);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Export ${job.id} started.`);
     });
   });
   const lookup = h('input', { name: 'jobId', spellcheck: false });

@@ -52,8 +52,9 @@ export async function showSchema(ui, className) {
       const body = { name: fName.value.trim(), type: fType.value };
       if (fTarget.value.trim()) body.className = fTarget.value.trim();
       await api('POST', `/1.1/larder/classes/${c}/fields`, body);
-      ui.say(`Field ${body.name} added.`);
       await showSchema(ui, className);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Field ${body.name} added.`);
     });
   });
 
@@ -61,8 +62,9 @@ export async function showSchema(ui, className) {
     h('td', {}, h('button', { type: 'button', onclick: () => ui.run(async () => {
       if (!confirm(`Drop the index on ${i.field}?`)) return;
       await api('DELETE', `/1.1/larder/classes/${c}/indexes/${seg(i.field)}`);
-      ui.say(`Index on ${i.field} dropped.`);
       await showSchema(ui, className);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Index on ${i.field} dropped.`);
     }) }, 'Drop'))));
   const idxField = h('input', { name: 'indexField', required: true, spellcheck: false });
   const addIndex = h('form', { class: 'inline', 'aria-label': 'Create an index' }, field('Index a field', idxField), h('button', { type: 'submit' }, 'Create index'));
@@ -70,8 +72,9 @@ export async function showSchema(ui, className) {
     e.preventDefault();
     void ui.run(async () => {
       const res = await api('POST', `/1.1/larder/classes/${c}/indexes`, { field: idxField.value.trim() });
-      ui.say(`Index on ${idxField.value.trim()}: ${res.outcome ?? 'done'}.`);
       await showSchema(ui, className);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Index on ${idxField.value.trim()}: ${res.outcome ?? 'done'}.`);
     });
   });
 
@@ -84,8 +87,9 @@ export async function showSchema(ui, className) {
     void ui.run(async () => {
       const body = Object.fromEntries(OPERATIONS.map((op, i) => [op, rows[i].read()]));
       await api('PUT', `/1.1/larder/classes/${c}/permissions`, body);
-      ui.say('Permissions saved.');
       await again();
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say('Permissions saved.');
     });
   });
 

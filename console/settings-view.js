@@ -27,8 +27,9 @@ export async function showSettings(ui) {
       }
       if (!Object.keys(change).length) return ui.say('Nothing changed.');
       await api('PUT', '/1.1/larder/settings', change);
-      ui.say(`Saved: ${Object.keys(change).join(', ')}.`);
       await showSettings(ui);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Saved: ${Object.keys(change).join(', ')}.`);
     });
   });
   fill(ui.main, h('h2', {}, 'App settings'),

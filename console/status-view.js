@@ -35,8 +35,9 @@ export async function showStatus(ui) {
       h('h4', {}, 'Counters'), kv(Object.entries(engine.counters ?? {})),
       h('button', { type: 'button', onclick: () => ui.run(async () => {
         await api('POST', '/1.1/larder/engine/refresh', {});
-        ui.say('Hook list refreshed.');
         await showStatus(ui);
+        // Said after the page is drawn again, so the message is the last thing to change.
+        ui.say('Hook list refreshed.');
       }) }, 'Refresh hook list')]
     : [h('p', {}, 'No LeanEngine app is configured (LARDER_ENGINE_URL, docs/cloud-code.md).')];
   fill(ui.main, h('h2', {}, 'Cloud code'), h('section', { class: 'panel', id: 'cloud' }, cloud),

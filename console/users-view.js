@@ -56,8 +56,9 @@ export async function showRoles(ui) {
     void ui.run(async () => {
       // A role needs an ACL; readable by everyone, writable by the master key only.
       await api('POST', '/1.1/roles', { name: name.value.trim(), ACL: { '*': { read: true } } });
-      ui.say(`Role ${name.value.trim()} created.`);
       await showRoles(ui);
+      // Said after the page is drawn again, so the message is the last thing to change.
+      ui.say(`Role ${name.value.trim()} created.`);
     });
   });
   fill(ui.main, h('h2', {}, 'Roles'),
