@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { DEFAULT_ACL, permsOf } from '../src/objects/acl.ts';
-import { newObjectId } from '../src/objects/object-id.ts';
+import { DEFAULT_ACL, permsOf } from '../src/model/acl.ts';
+import { newObjectId } from '../src/model/object-id.ts';
 import { BATCH_SIZE, BENCH_CLASS, benchObject, OWNER_CLASS, OWNER_COUNT, ownerObject } from './bench-data.ts';
 import { apiCall, HttpError } from './http-load.ts';
 

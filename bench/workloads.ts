@@ -1,5 +1,5 @@
-import { DEFAULT_ACL, permsOf } from '../src/objects/acl.ts';
-import { newObjectId } from '../src/objects/object-id.ts';
+import { DEFAULT_ACL, permsOf } from '../src/model/acl.ts';
+import { newObjectId } from '../src/model/object-id.ts';
 import {
   BATCH_SIZE, BENCH_CLASS, benchObject, DIRECT_BENCH_TABLE, DIRECT_OWNER_TABLE, pick, RANGE_LIMIT, randomCategories, randomRange,
 } from './bench-data.ts';

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { defaultRule, ruleAllows, ruleNeedsCaller, type ClassOperation } from '../schema/class-security.ts';
-import type { ClassSchema } from '../schema/types.ts';
-import type { WriteOp } from '../objects/write-ops.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
+import type { WriteOp } from '../model/write-ops.ts';
 
 /**
  * Checks a class-level permission (leancloud-behaviour §3.1) and throws HTTP 403, code 1,

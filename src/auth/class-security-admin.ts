@@ -3,9 +3,9 @@
  * CLI). Changes are stored in `_larder_classes` and dropped from every process's cache.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { parseAcl, type Acl } from '../objects/acl.ts';
+import { parseAcl, type Acl } from '../model/acl.ts';
 import { effectivePermissions, parsePermissions, type ClassOperation, type PermissionRule } from '../schema/class-security.ts';
-import { checkClassName } from '../schema/names.ts';
+import { checkClassName } from '../model/names.ts';
 import { sql } from '../sql/fragment.ts';
 import { invalidateClassSecurity, type AppState } from './cache-invalidation.ts';
 

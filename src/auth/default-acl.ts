@@ -1,5 +1,5 @@
 import type { RequestContext } from '../app-context.ts';
-import { DEFAULT_ACL, parseAcl, type Acl } from '../objects/acl.ts';
+import { DEFAULT_ACL, parseAcl, type Acl } from '../model/acl.ts';
 
 /**
  * In a configured default ACL this key stands for the user who creates the object (the

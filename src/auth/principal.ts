@@ -1,5 +1,5 @@
 import type { AppContext, Principal } from '../app-context.ts';
-import { lookupSession } from '../roles/session-roles.ts';
+import { lookupSession } from './session-roles.ts';
 import { principalCache } from './principal-cache.ts';
 
 /** Longest session token looked up; anything longer cannot be one (ours are 25 characters). */
@@ -15,7 +15,7 @@ export function readersFor(userId: string, roles: readonly string[]): string[] {
 
 /**
  * Resolves who the caller is: the session token's user and every role it holds, through any
- * depth of role inheritance (one statement, roles/session-roles.ts), served from a per-process
+ * depth of role inheritance (one statement, auth/session-roles.ts), served from a per-process
  * cache that role changes, token rotation and user deletion invalidate in every process
  * (cache-invalidation.ts). An unknown or stale token is ignored here: the caller is anonymous
  * (readers ['*'], no userId); endpoints that need a session check `userId` themselves. The

@@ -3,8 +3,10 @@ import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl 
 import type { Config } from '../config.ts';
 import { ClassRegistry } from '../schema/class-registry.ts';
 import { loadSettings } from '../settings/app-settings.ts';
-import { changeSettings, readSettings } from '../settings/change-settings.ts';
+import { changeSettings, readSettings } from '../admin/change-settings.ts';
 import { CommandError } from './command-error.ts';
+// Declares the modules' settings (friends...) in the catalogue that `larder settings` checks against.
+import '../modules/index.ts';
 import { withCommandDatabase } from './command-database.ts';
 import { adminRequest, findRunningServer } from './running-server.ts';
 import { resolve } from 'node:path';

@@ -6,9 +6,7 @@
  * 2 a mistake on the command line or in the settings.
  */
 import { loadConfig, SETTINGS } from '../config.ts';
-import { filesOptionsFromConfig } from '../modules/files/files-options.ts';
-import type { BlobStore } from '../modules/files/blob-store.ts';
-import { pullFiles, type PullProgress } from '../modules/files/pull/pull-files.ts';
+import { filesOptionsFromConfig, openFileStore, pullFiles, type BlobStore, type PullProgress } from '../modules/index.ts';
 import { parseArgs } from './args.ts';
 import { CommandError } from './command-error.ts';
 import { withCommandDatabase } from './command-database.ts';
@@ -99,9 +97,7 @@ export async function filesCommand(argv: readonly string[], env: NodeJS.ProcessE
   const files = filesOptionsFromConfig(config);
   const base = files.publicUrl ?? (config.publicUrl ? `${config.publicUrl.replace(/\/+$/, '')}/files` : undefined);
   if (!base) throw new CommandError('set LARDER_PUBLIC_URL (or LARDER_FILES_PUBLIC_URL): the new file urls are built from it.');
-  const store: BlobStore = files.backend === 's3' && files.s3
-    ? await (await import('../modules/files/s3-store.ts')).S3Store.open(files.s3)
-    : await (await import('../modules/files/local-disk-store.ts')).LocalDiskStore.open(files.dir);
+  const store: BlobStore = await openFileStore(files);
   const printer = progressPrinter(process.stdout);
   const started = Date.now();
   try {

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { ClassRegistry } from '../schema/class-registry.ts';
 import { resolve } from 'node:path';
-import { addIndex, dropIndex, listIndexes, type AddIndexResult, type IndexDeps, type IndexRecord, type ListedIndex } from '../schema/indexes.ts';
+import { addIndex, dropIndex, listIndexes, type AddIndexResult, type IndexDeps, type IndexRecord, type ListedIndex } from '../admin/indexes.ts';
 import { adminRequest, findRunningServer, type RunningServer } from './running-server.ts';
 import { CommandError } from './command-error.ts';
 import { withCommandDatabase } from './command-database.ts';

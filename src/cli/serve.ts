@@ -9,7 +9,6 @@ import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { Database } from '../storage/database.ts';
 import { exportOptionsFromConfig } from '../export/export-options.ts';
 import { httpPolicyFromConfig } from '../http/http-policy.ts';
-import { filesOptionsFromConfig } from '../modules/files/files-options.ts';
 import { removeAdminFile, writeAdminFile } from './running-server.ts';
 import { keyDisclosure, writeKeyFile, type AppKeys } from './key-disclosure.ts';
 
@@ -197,7 +196,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
   await checkSettings(config);
   const policy = httpPolicyFromConfig(config);
   if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
-  const [{ createApp }, { defaultModules }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
+  const [{ createApp }, { modulesFromConfig }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
     import('../app.ts'),
     import('../modules/index.ts'),
     import('../mail/mailer.ts'),
@@ -223,7 +222,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     });
     const [{ verifiersFromConfig }, { setAuthDataVerifier }] = await Promise.all([import('../users/auth-data-verifier-config.ts'), import('../users/auth-data-verifier.ts')]);
     for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger)) setAuthDataVerifier(app, platform, verifier);
-    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: defaultModules({ files: filesOptionsFromConfig(config), liveQuery: { publicUrl: config.publicUrl, timing: { windowMs: config.liveQueryWindowMs, leaseMs: config.liveQueryLeaseMs } } }), exportOptions: exportOptionsFromConfig(config), policy, metricsToken: config.metricsToken, requestLog: requestLogOn(config) });
+    const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: modulesFromConfig(config), exportOptions: exportOptionsFromConfig(config), policy, metricsToken: config.metricsToken, requestLog: requestLogOn(config) });
     await server.listen({ host: config.host, port: config.port });
     // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
     const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { ClassRegistry } from '../schema/class-registry.ts';
-import { parseSyncArgs, SYNC_USAGE } from '../migration/sync-args.ts';
+import { parseSyncArgs, SYNC_USAGE } from './sync-args.ts';
 import { SyncRun } from '../migration/sync-run.ts';
 import { SourceClient, SourceError } from '../migration/sync-source.ts';
 import { CommandError } from './command-error.ts';

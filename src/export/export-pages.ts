@@ -6,7 +6,7 @@
 import { expandFiles } from '../objects/expand-files.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 import { empty, ident, sql, type Sql } from '../sql/fragment.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import type { Queryable } from '../storage/database.ts';
 import { exportRow } from './export-row.ts';
 import type { SpoolPage } from './spool-file.ts';

@@ -5,8 +5,8 @@
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { normalizeIso } from '../model/dates.ts';
-import { checkClassName } from '../schema/names.ts';
-import { isValidEmail } from '../users/user-fields.ts';
+import { checkClassName } from '../model/names.ts';
+import { isValidEmail } from '../model/contact.ts';
 
 /** Most classes one request may name (an app has at most 500). */
 const MAX_CLASSES = 500;

@@ -5,7 +5,7 @@
  */
 import { encodeRow, type WireObject } from '../objects/encode.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 
 /**
  * Stored fields that an export writes although the API hides them. `password` is what is

@@ -5,7 +5,7 @@
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { formatClassSchema } from '../schema/schema-format.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import { classEntry, joinEntry, schemaEntry } from './archive-layout.ts';
 import type { ExportParams } from './export-params.ts';
 import { relationKeys } from './export-pages.ts';

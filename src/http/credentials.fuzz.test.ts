@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { isApiError } from '../errors/api-error.ts';
-import { parseBatchItem, requestsOf } from '../batch/run-batch.ts';
+import { parseBatchItem, requestsOf } from './batch/run-batch.ts';
 import { hostileJson, onlyClientErrors, RUNS } from '../../test/support/hostile-json.ts';
 import { fromFallbackBody } from './credentials.ts';
 import { parseJsonBody } from './json-body.ts';

@@ -2,7 +2,7 @@ import type { AppContext, Principal, RequestContext } from '../app-context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { resolvePrincipal } from '../auth/principal.ts';
 import { ApiError } from '../errors/api-error.ts';
-import type { CallerInfo } from './credentials.ts';
+import { callerFromHeaders, type CallerInfo } from './credentials.ts';
 import type { ApiResponse, QueryParams } from './route.ts';
 import type { RouteTable } from './route-table.ts';
 
@@ -36,6 +36,15 @@ export function authenticateCaller(app: AppContext, caller: CallerInfo): boolean
     masterSignWindowMs: app.masterSignWindowMs,
     now: Date.now,
   }).master;
+}
+
+/**
+ * The request context of a raw HTTP request outside the dispatcher (a module's streaming route):
+ * the same headers, key check and lazy principal as a dispatched request.
+ */
+export function contextFromHeaders(app: AppContext, headers: Readonly<Record<string, string | string[] | undefined>>, baseUrl: string): RequestContext {
+  const caller = callerFromHeaders(headers);
+  return makeContext(app, caller, authenticateCaller(app, caller), baseUrl);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { AppContext } from '../app-context.ts';
 import { safeEqual } from '../auth/constant-time.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { httpDuration, httpRequests, rateLimitRefusals } from '../metrics/core-metrics.ts';
-import { watchPool } from '../metrics/pool-metrics.ts';
+import { watchPool } from '../storage/pool-metrics.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import { callerFromHeaders } from './credentials.ts';
 import { authenticateCaller } from './dispatch.ts';

@@ -11,7 +11,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isBatchPath } from '../batch/batch-path.ts';
+import { isBatchPath } from './batch/batch-path.ts';
 
 /** The limits of one server; 0 turns a limit off. */
 export interface RateLimits {

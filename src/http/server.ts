@@ -8,7 +8,7 @@ import { authenticateCaller, dispatch, makeContext } from './dispatch.ts';
 import type { RouteTable } from './route-table.ts';
 import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
-import { canonicalApiPath } from '../batch/batch-path.ts';
+import { canonicalApiPath } from './batch/batch-path.ts';
 import { mountPages } from './routes/pages.ts';
 import { mountConsole } from './console-route.ts';
 import { RawJson } from '../objects/raw-json.ts';

@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.ts';
 import { nowOf } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-import { isValidEmail } from '../users/user-fields.ts';
+import { isValidEmail } from '../model/contact.ts';
 import type { Mailer } from './mailer.ts';
 import { fill, oneLine, textsOf } from './mail-texts.ts';
 import { issueMailToken, type TokenKind } from './mail-tokens.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_EMAIL_TEXTS, fill, oneLine } from './mail-texts.ts';
+import { DEFAULT_EMAIL_TEXTS } from '../settings/email-texts.ts';
+import { fill, oneLine } from './mail-texts.ts';
 
 test('fill replaces the four placeholders, tolerating spaces inside the braces', () => {
   assert.equal(

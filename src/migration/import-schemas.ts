@@ -7,8 +7,8 @@
 import { isApiError } from '../errors/api-error.ts';
 import { isClassName } from '../objects/decode-value.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-import { isReservedKey, isValidKeyName } from '../schema/names.ts';
-import type { FieldSchema, FieldType } from '../schema/types.ts';
+import { isReservedKey, isValidKeyName } from '../model/names.ts';
+import type { FieldSchema, FieldType } from '../model/class-schema.ts';
 import type { ImportTarget } from './write-objects.ts';
 
 const TYPES: ReadonlySet<string> = new Set<FieldType>(['String', 'Number', 'Boolean', 'Date', 'Bytes', 'File', 'Array', 'Object', 'GeoPoint', 'Pointer', 'Relation']);

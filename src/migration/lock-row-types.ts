@@ -6,7 +6,7 @@
  * A row that conflicts with the locked types (or breaks a limit) is skipped with the reason.
  */
 import { isApiError } from '../errors/api-error.ts';
-import type { ClassSchema, FieldSchema } from '../schema/types.ts';
+import type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
 import type { ImportTarget, IndexedRow, SkippedRecord } from './write-objects.ts';
 
 function describe(f: FieldSchema): string {

@@ -5,13 +5,13 @@
  * `{"__type":"Date","iso":...}` (leancloud-export-format §3); both forms are accepted everywhere.
  */
 import { isApiError } from '../errors/api-error.ts';
-import { parseAcl, permsOf, type Acl } from '../objects/acl.ts';
+import { parseAcl, permsOf, type Acl } from '../model/acl.ts';
 import { decodeValue, fieldTypeOf } from '../objects/decode-value.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { normalizeIso } from '../model/dates.ts';
-import { isValidObjectId } from '../objects/object-id.ts';
+import { isValidObjectId } from '../model/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';
-import type { FieldSchema } from '../schema/types.ts';
+import type { FieldSchema } from '../model/class-schema.ts';
 
 /** A record that cannot be imported; `message` says why (file and line are added by the caller). */
 export class RecordError extends Error {}

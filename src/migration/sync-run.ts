@@ -12,7 +12,7 @@ import { reconcileDeletions } from './sync-reconcile.ts';
 import { registerRelationColumns, relationColumns } from './sync-relations.ts';
 import { SourceError, type SourceClient } from './sync-source.ts';
 import { isApiError } from '../errors/api-error.ts';
-import { checkClassName } from '../schema/names.ts';
+import { checkClassName } from '../model/names.ts';
 import { ensureStateTable, freshState, loadStates, saveState, type ClassState, type SyncKey } from './sync-state.ts';
 
 /** Settings of one sync run. */

@@ -29,7 +29,7 @@
 import type { AppSettings } from '../settings/app-settings.ts';
 import { loadSettings } from '../settings/app-settings.ts';
 import { invalidateRoles } from '../auth/cache-invalidation.ts';
-import { checkClassName } from '../schema/names.ts';
+import { checkClassName } from '../model/names.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { Database } from '../storage/database.ts';
 import { prepareRow, RecordError, type PreparedRow } from './prepare-row.ts';

@@ -9,9 +9,9 @@
 import { ApiError } from '../errors/api-error.ts';
 import { isClassName } from '../objects/decode-value.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-import { isValidObjectId } from '../objects/object-id.ts';
+import { isValidObjectId } from '../model/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';
-import { checkClassName } from '../schema/names.ts';
+import { checkClassName } from '../model/names.ts';
 import { ident, jsonKey, sql } from '../sql/fragment.ts';
 import type { ImportTarget, SkippedRecord } from './write-objects.ts';
 

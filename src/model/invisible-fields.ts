@@ -7,7 +7,7 @@
  * the parser of a change; enforcement is the planner's.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { checkClassName, isValidKeyName } from '../schema/names.ts';
+import { checkClassName, isValidKeyName } from './names.ts';
 
 /** Invisible fields by class name. */
 export type InvisibleFields = Readonly<Record<string, readonly string[]>>;

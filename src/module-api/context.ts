@@ -8,9 +8,10 @@ export type { Logger } from '../log.ts';
 export { resolvePrincipal } from '../auth/principal.ts';
 export { watchSessionInvalidations } from '../auth/cache-invalidation.ts';
 import type { AppContext } from '../app-context.ts';
-import { lookupSession } from '../roles/session-roles.ts';
+import { lookupSession } from '../auth/session-roles.ts';
 
 /** The user a session token belongs to now, or undefined (revoked, expired, unknown). */
 export async function sessionUser(app: AppContext, sessionToken: string): Promise<string | undefined> {
   return (await lookupSession(app.db, sessionToken))?.userId;
 }
+export { contextFromHeaders } from '../http/dispatch.ts';

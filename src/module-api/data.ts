@@ -2,14 +2,17 @@
  * Module surface: the value model and SQL building blocks for a module's own tables and rows.
  * User data reaches SQL only as bound parameters (`sql` tagged templates).
  */
-export { ident, sql, type Sql } from '../sql/fragment.ts';
+export { ident, join, sql, type Sql } from '../sql/fragment.ts';
 export type { Database, Queryable } from '../storage/database.ts';
 export { moduleTables } from '../storage/module-tables.ts';
 export { indexName } from '../storage/class-table.ts';
 export { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 export { encodeRow, type WireObject } from '../objects/encode.ts';
 export { isPlainObject } from '../model/plain-object.ts';
-export { isValidObjectId, newObjectId } from '../objects/object-id.ts';
+export { isValidObjectId, newObjectId } from '../model/object-id.ts';
 export { toIso } from '../objects/timestamps.ts';
-export type { Acl } from '../objects/acl.ts';
-export type { ClassSchema, FieldSchema } from '../schema/types.ts';
+export { permsOf, type Acl } from '../model/acl.ts';
+export type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
+export { checkClassName } from '../model/names.ts';
+export { FILE_CLASS } from '../files/file-class.ts';
+export { guessMimeType } from '../files/mime-type.ts';

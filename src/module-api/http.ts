@@ -5,7 +5,8 @@
 export type { ApiRequest, ApiResponse, QueryParams, Route } from '../http/route.ts';
 export { ok } from '../http/route.ts';
 export { flag, json, text } from '../http/query-params.ts';
+export { includeParam, keysParam } from '../http/key-params.ts';
 export { parseFindQuery } from '../http/find-params.ts';
-export { claimUpgradePaths } from '../http/upgrade-paths.ts';
+export { claimUpgradePaths, upgradePath } from '../http/upgrade-paths.ts';
 export { authenticateUpgrade, type UpgradeAuthOptions, type UpgradeCaller } from '../http/upgrade-auth.ts';
 export type { LarderModule } from './larder-module.ts';

@@ -5,8 +5,8 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { normalizeIso } from '../model/dates.ts';
-import type { FieldSchema } from '../schema/types.ts';
-import { isPlainObject } from '../model/plain-object.ts';
+import type { FieldSchema } from '../model/class-schema.ts';
+import { isPlainObject, PROTO_KEY } from '../model/plain-object.ts';
 
 /** Deepest nesting of arrays/objects inside one field value; deeper is rejected (107). */
 export const MAX_VALUE_DEPTH = 32;
@@ -17,14 +17,6 @@ const MAX_OBJECT_ID_LENGTH = 128;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // jsonb rejects NUL and unpaired surrogates; catching them here gives a 107 instead of a 500.
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** Keys that would reach Object.prototype if some later code assigned them naively. */
-export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-/**
- * The one key that an assignment (`out[key] = v`) turns into a prototype change. Field and
- * nested key names such as `constructor` or `toString` are ordinary data (issue 12): every
- * lookup keyed by them is an own-property lookup, so only `__proto__` is refused.
- */
-export const PROTO_KEY = '__proto__';
 
 /** True when `name` is a syntactically valid class name (for Pointer/Relation targets). */
 export function isClassName(name: unknown): name is string {

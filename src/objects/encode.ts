@@ -1,5 +1,5 @@
 import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import type { ObjectRow } from './object-row.ts';
 import { addRelationMarkers } from './relation-fields.ts';
 import { toIso } from './timestamps.ts';

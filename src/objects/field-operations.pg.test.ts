@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from '../sql/fragment.ts';
 import { applyOnCreate, compileUpdate } from './field-operations.ts';
 import { MAX_WRITE_KEYS, parseWriteBody } from './parse-write.ts';
-import { SQL_FUNCTIONS, TYPE_MISMATCH_SQLSTATE } from './sql-functions.ts';
+import { SQL_FUNCTIONS, TYPE_MISMATCH_SQLSTATE } from '../storage/sql-functions.ts';
 
 // Runs compiled updates on a real PostgreSQL (PGlite, in memory): the golden tests pin the SQL
 // text, these pin what it does.

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyOnCreate, changedKeys, compileUpdate, dedupeJson, typesOf } from './field-operations.ts';
 import { parseWriteBody } from './parse-write.ts';
-import type { WriteMode, WriteOp } from './write-ops.ts';
+import type { WriteMode, WriteOp } from '../model/write-ops.ts';
 
 const ptr = (className: string, objectId: string) => ({ __type: 'Pointer', className, objectId });
 const parse = (body: unknown, mode: WriteMode = 'update'): readonly WriteOp[] => parseWriteBody(body, mode).ops;

@@ -5,10 +5,10 @@
  * rejected by the parser, so every op can read the *original* `data` column: the expression grows
  * linearly with the number of ops instead of nesting reads of reads.
  */
-import type { FieldSchema } from '../schema/types.ts';
+import type { FieldSchema } from '../model/class-schema.ts';
 import { join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
 import { fieldTypeOf } from './decode-value.ts';
-import type { FieldPath, RelationChange, RelationOp, WriteOp } from './write-ops.ts';
+import type { FieldPath, RelationChange, RelationOp, WriteOp } from '../model/write-ops.ts';
 
 /** PostgreSQL functions take at most 100 arguments: 50 key/value pairs per jsonb_build_object. */
 const MAX_PAIRS_PER_BUILD = 50;

@@ -10,7 +10,7 @@ import { OBJECT_COLUMNS, TEXT_COLUMNS, type ObjectRow } from './object-row.ts';
 import { mayHoldFile, parsedRow, RawJson, rowJson, type TextRow } from './raw-json.ts';
 import { projectKeys, type KeySelection } from './project-keys.ts';
 import { hasRelationFields } from './relation-fields.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 
 /** A parsed class query. */
 export interface FindQuery {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { accessOf, droppedFrom, fieldView, selectById, type Access } from '../plan/index.ts';
-import { isBuiltInClass, type ClassSchema } from '../schema/types.ts';
+import { isBuiltInClass, type ClassSchema } from '../model/class-schema.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../errors/api-error.ts';
 import { MAX_RELATION_OBJECTS, MAX_WRITE_KEYS, parseWriteBody } from './parse-write.ts';
-import type { WriteMode, WriteOp } from './write-ops.ts';
+import type { WriteMode, WriteOp } from '../model/write-ops.ts';
 
 const ptr = (className: string, objectId: string) => ({ __type: 'Pointer', className, objectId });
 

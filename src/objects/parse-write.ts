@@ -3,8 +3,9 @@
  * validated here, once; the SQL compiler downstream trusts what it gets.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { parseAcl, type Acl } from './acl.ts';
-import { checkText, decodePointer, decodeValue, MAX_VALUE_DEPTH, PROTO_KEY } from './decode-value.ts';
+import { parseAcl, type Acl } from '../model/acl.ts';
+import { checkText, decodePointer, decodeValue, MAX_VALUE_DEPTH } from './decode-value.ts';
+import { PROTO_KEY } from '../model/plain-object.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import {
   WRITE_FLAG_KEYS,
@@ -14,7 +15,7 @@ import {
   type WriteFlagKey,
   type WriteMode,
   type WriteOp,
-} from './write-ops.ts';
+} from '../model/write-ops.ts';
 
 /** Most keys one write body may carry (fields per class are capped at 300 anyway). */
 export const MAX_WRITE_KEYS = 500;

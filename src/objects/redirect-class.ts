@@ -1,6 +1,6 @@
 import type { RequestContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { fieldOf } from '../schema/types.ts';
+import { fieldOf } from '../model/class-schema.ts';
 import { findObjects, type FindQuery, type FindResult } from './find-objects.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 
 /** The marker a Relation field shows on the wire: `{"__type":"Relation","className":"Post"}`. */
 export interface RelationMarker {

@@ -1,6 +1,6 @@
 import { sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';
-import type { RelationChange } from './write-ops.ts';
+import type { RelationChange } from '../model/write-ops.ts';
 
 /** Writes AddRelation/RemoveRelation changes of one owner object to the join table. */
 export async function applyRelationChanges(tx: Queryable, ownerClass: string, ownerId: string, changes: readonly RelationChange[]): Promise<void> {

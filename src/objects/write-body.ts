@@ -7,7 +7,7 @@ import { ident, sql } from '../sql/fragment.ts';
 import type { RestObject, WriteFlags } from '../writes/write-extension-api.ts';
 import { encodeRow } from './encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
-import { WRITE_FLAG_KEYS } from './write-ops.ts';
+import { WRITE_FLAG_KEYS } from '../model/write-ops.ts';
 
 const FLAG_KEYS: ReadonlySet<string> = new Set(WRITE_FLAG_KEYS);
 

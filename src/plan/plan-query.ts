@@ -8,7 +8,7 @@ import type { Condition } from '../query/ast.ts';
 import { parseWhere } from '../query/parse-where.ts';
 import { compileOrder } from '../query/sql/compile-order.ts';
 import { compileWhere } from '../query/sql/compile-where.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
 import { readAcl } from './acl.ts';
 import { checkConditionFields, checkOrderFields, fieldView, type FieldView } from './field-policy.ts';

@@ -4,7 +4,7 @@
  * would be (field policy, inner-query permissions, read ACL on every inner table), so that a
  * write's 200-or-305 can never reveal what a find would not.
  */
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
 import { writeAcl } from './acl.ts';
 import { planQuery } from './plan-query.ts';

@@ -7,7 +7,7 @@ import type { RequestContext } from '../app-context.ts';
 import { checkClassPermission, classPermits } from '../auth/class-permissions.ts';
 import type { InvisibleFields } from '../model/invisible-fields.ts';
 import type { ClassOperation } from '../schema/class-security.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 
 /** The caller's read (and write) rights over class tables. */
 export interface Access {

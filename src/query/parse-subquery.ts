@@ -4,7 +4,7 @@
  * ones (limit default 100, 1..1000, else 100) because they are run with LIMIT.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isBuiltInClass } from '../schema/types.ts';
+import { isBuiltInClass } from '../model/class-schema.ts';
 import type { Condition, FieldPath, SubQuery } from './ast.ts';
 import { parseLimit, parseSkip } from './limits.ts';
 import { countSubquery, deeper, invalidQuery, type ParseContext } from './parse-context.ts';
@@ -34,7 +34,7 @@ const SUBQUERY_MEMBERS: ReadonlySet<string> = new Set([
 
 /**
  * Checks a class name (error 103). A leading "_" is for the built-in classes only (as
- * schema/names.ts checkClassName): `_larder_meta`, `_larder_tokens` and the other internal
+ * model/names.ts checkClassName): `_larder_meta`, `_larder_tokens` and the other internal
  * tables are not classes, and naming one is an error rather than a query that matches nothing.
  * Names starting with pg_ are refused as there (PostgreSQL's catalogue would shadow them).
  */

@@ -7,8 +7,8 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { parseWriteBody } from '../objects/parse-write.ts';
-import type { ParsedWrite, WriteMode } from '../objects/write-ops.ts';
-import { ROLE_NAME } from './role-name.ts';
+import type { ParsedWrite, WriteMode } from '../model/write-ops.ts';
+import { ROLE_NAME } from '../model/role-name.ts';
 
 /** The relation fields of a role and the class each must point to. */
 export const ROLE_RELATIONS: Readonly<Record<string, string>> = Object.freeze({ users: '_User', roles: '_Role' });

@@ -6,7 +6,7 @@
  * repeats or skips one.
  */
 import { ApiError } from '../errors/api-error.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import { scalarExpr } from '../query/sql/field-expr.ts';
 import { jsonKey, sql, type Sql } from '../sql/fragment.ts';
 

@@ -6,9 +6,9 @@
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-import { checkClassName, isReservedKey, isValidKeyName } from './names.ts';
+import { checkClassName, isReservedKey, isValidKeyName } from '../model/names.ts';
 import { formatClassSchema } from './schema-format.ts';
-import type { FieldSchema, FieldType } from './types.ts';
+import type { FieldSchema, FieldType } from '../model/class-schema.ts';
 
 /** Types a field may be declared with (ACL is the reserved column; Bytes only arrives by writes). */
 const DECLARABLE: readonly FieldType[] = ['String', 'Number', 'Boolean', 'Date', 'Array', 'Object', 'GeoPoint', 'Pointer', 'Relation', 'File'];

@@ -3,7 +3,7 @@ import { sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from '../storage/database.ts';
 import { createClassTable } from '../storage/class-table.ts';
 import { NO_SECURITY, storedPermissions, type ClassSecurity } from './class-security.ts';
-import { fieldOf, type ClassSchema, type FieldSchema } from './types.ts';
+import { fieldOf, type ClassSchema, type FieldSchema } from '../model/class-schema.ts';
 
 /** Most classes an app may have (spec: Limits). */
 export const MAX_CLASSES = 500;

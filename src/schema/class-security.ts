@@ -4,8 +4,8 @@
  * is auth/class-permissions.ts. Stored in `_larder_classes.permissions` / `.default_acl`.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isValidObjectId } from '../objects/object-id.ts';
-import { isRoleName } from '../roles/role-name.ts';
+import { isValidObjectId } from '../model/object-id.ts';
+import { isRoleName } from '../model/role-name.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 
 /** The six operations a class permission governs. */

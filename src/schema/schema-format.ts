@@ -5,7 +5,7 @@
  * system classes appear even before any object has used them, as they do in LeanCloud.
  */
 import { hiddenFields } from './hidden-fields.ts';
-import type { ClassSchema, FieldSchema } from './types.ts';
+import type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
 
 /** One field as /1.1/schemas shows it. */
 export interface FieldFormat {

@@ -1,4 +1,4 @@
-import { DEFAULT_EMAIL_TEXTS, type EmailTexts } from '../mail/mail-texts.ts';
+import { DEFAULT_EMAIL_TEXTS, type EmailTexts } from './email-texts.ts';
 import { changeInvisibleFields, DEFAULT_INVISIBLE_FIELDS, type InvisibleFields } from '../model/invisible-fields.ts';
 import { sql } from '../sql/fragment.ts';
 import type { Queryable } from '../storage/database.ts';

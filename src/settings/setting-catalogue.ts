@@ -2,7 +2,7 @@
  * The one list of app settings (the console options LeanCloud kept per app): each with its
  * default, its one-line doc and its rules. The core declares its own (settings/core-settings.ts);
  * a module declares its own through src/module-api/settings.ts. GET /1.1/larder/settings lists
- * every declared setting, a change is checked against this list (settings/change-settings.ts),
+ * every declared setting, a change is checked against this list (admin/change-settings.ts),
  * and docs/admin.md is kept in sync with it by test/docs/settings-doc.test.ts.
  */
 import { ApiError } from '../errors/api-error.ts';

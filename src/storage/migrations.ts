@@ -1,7 +1,7 @@
 import type { Database } from './database.ts';
 import { sql, staticText } from '../sql/fragment.ts';
 import { createClassTable } from './class-table.ts';
-import { SQL_FUNCTIONS } from '../objects/sql-functions.ts';
+import { SQL_FUNCTIONS } from './sql-functions.ts';
 
 /** One schema change; `up` runs inside a transaction and never runs twice. */
 interface Migration {

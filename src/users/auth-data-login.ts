@@ -12,7 +12,7 @@
  * creates the user, the others roll back whole and retry as logins, so one account makes one user.
  */
 import type { RequestContext } from '../app-context.ts';
-import { runOnAuthData } from '../cloud/user-hooks.ts';
+import { runOnAuthData } from './auth-data-hook.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { ObjectRow } from '../objects/object-row.ts';
 import { sql } from '../sql/fragment.ts';

@@ -7,7 +7,8 @@
  * 400 here, so nothing but a plain string ever reaches a lookup.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { decodeValue, PROTOTYPE_KEYS } from '../objects/decode-value.ts';
+import { decodeValue } from '../objects/decode-value.ts';
+import { PROTOTYPE_KEYS } from '../model/plain-object.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 
 /** The platform key of anonymous users. */

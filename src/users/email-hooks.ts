@@ -5,7 +5,7 @@
  * and a verification mail goes out after the write commits.
  */
 import type { AppContext } from '../app-context.ts';
-import { startEmailVerification } from '../mail/email-verification.ts';
+import { startEmailVerification } from '../mail/verification-mail.ts';
 
 /** True when the app's "verify email" option is on. */
 export function emailVerificationOn(app: AppContext): boolean {

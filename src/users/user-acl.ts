@@ -8,7 +8,7 @@
  */
 import type { AppContext } from '../app-context.ts';
 import { CREATOR_KEY } from '../auth/default-acl.ts';
-import { parseAcl, type Acl, type AclEntry } from '../objects/acl.ts';
+import { parseAcl, type Acl, type AclEntry } from '../model/acl.ts';
 
 /** The default ACL of the user `userId`. */
 export async function defaultUserAcl(app: AppContext, userId: string): Promise<Acl> {

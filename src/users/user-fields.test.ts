@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidEmail, isValidMobilePhone, splitUserBody } from './user-fields.ts';
+import { isValidEmail, isValidMobilePhone } from '../model/contact.ts';
+import { splitUserBody } from './user-fields.ts';
 import { thrownCode } from '../../test/support/thrown-code.ts';
 
 const create = { mode: 'create', master: false } as const;

@@ -11,6 +11,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { parseAuthData, parseAuthDataChange, type AuthDataChange, type AuthEntry } from './auth-data.ts';
 import { MAX_PASSWORD_LENGTH } from './password.ts';
+import { isValidEmail, isValidMobilePhone } from '../model/contact.ts';
 
 /** Fields no client writes; the master key may write the ones in MASTER_WRITABLE. */
 export const SERVER_MANAGED: readonly string[] = ['sessionToken', 'salt', 'emailVerified', 'mobilePhoneVerified'];
@@ -20,21 +21,6 @@ const SPECIAL: readonly string[] = ['username', 'password', 'email', 'mobilePhon
 
 /** Longest username, email or phone number: indexed values stay small. */
 export const MAX_USERNAME_LENGTH = 256;
-const MAX_EMAIL_LENGTH = 254;
-// Deliberately loose: one @, no whitespace. Deliverability is the mail flow's business.
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-// +<country code><digits>, or digits only (LeanCloud treats those as +86); no spaces or dashes.
-const MOBILE_PHONE = /^\+?[0-9]{5,20}$/;
-
-/** True for an email address the user endpoints accept. */
-export function isValidEmail(v: string): boolean {
-  return v.length <= MAX_EMAIL_LENGTH && EMAIL.test(v);
-}
-
-/** True for a mobile phone number the user endpoints accept. */
-export function isValidMobilePhone(v: string): boolean {
-  return MOBILE_PHONE.test(v);
-}
 
 /** A body split into the special user fields and the generic rest. */
 export interface UserBody {

@@ -13,7 +13,7 @@
  */
 import type { RequestContext } from '../app-context.ts';
 import { accessOf, planWrite } from '../plan/index.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
 import type { Sql } from '../sql/fragment.ts';
 
 /** The SQL condition of a user write's `where` (no ACL on the user row; see the file comment). */

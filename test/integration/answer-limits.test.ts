@@ -2,7 +2,7 @@
 // MAX_BATCH_ANSWER_CHARS stops there with error 154 for the rest (not run), never a 500.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_BATCH_ANSWER_CHARS } from '../../src/batch/answer-budget.ts';
+import { MAX_BATCH_ANSWER_CHARS } from '../../src/http/batch/answer-budget.ts';
 import { forEachEngine } from './harness/engines.ts';
 import { ident, sql } from '../../src/sql/fragment.ts';
 

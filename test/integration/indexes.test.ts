@@ -8,7 +8,7 @@ import { createApp } from '../../src/app.ts';
 import { isApiError } from '../../src/errors/api-error.ts';
 import { createLogger } from '../../src/log.ts';
 import { openApp } from '../../src/open-app.ts';
-import { addIndex, dropIndex, fieldIndexName, listIndexes, type IndexDeps } from '../../src/schema/indexes.ts';
+import { addIndex, dropIndex, fieldIndexName, listIndexes, type IndexDeps } from '../../src/admin/indexes.ts';
 import { indexName } from '../../src/storage/class-table.ts';
 import { sql, type Sql } from '../../src/sql/fragment.ts';
 import type { Database } from '../../src/storage/database.ts';

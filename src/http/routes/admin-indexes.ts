@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { isPlainObject } from '../../model/plain-object.ts';
-import { addIndex, dropIndex, listIndexes } from '../../schema/indexes.ts';
+import { addIndex, dropIndex, listIndexes } from '../../admin/indexes.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';
 
 /** The field named by an index-creation body `{"field": "<name>"}`. */

@@ -1,7 +1,7 @@
 import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl } from '../../auth/class-security-admin.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { isPlainObject } from '../../model/plain-object.ts';
-import { changeSettings, readSettings } from '../../settings/change-settings.ts';
+import { changeSettings, readSettings } from '../../admin/change-settings.ts';
 import { indexRoutes } from './admin-indexes.ts';
 import { addField } from '../../schema/add-field.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../route.ts';

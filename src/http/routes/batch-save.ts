@@ -1,4 +1,4 @@
-import { runBatchSave } from '../../batch/run-batch-save.ts';
+import { runBatchSave } from '../batch/run-batch-save.ts';
 import { dispatch } from '../dispatch.ts';
 import { ok, type Route } from '../route.ts';
 import type { RouteTable } from '../route-table.ts';

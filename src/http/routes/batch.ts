@@ -1,7 +1,7 @@
-import { AnswerBudget, batchAnswerJson } from '../../batch/answer-budget.ts';
-import { requestsOf, runBatch, type BatchItem } from '../../batch/run-batch.ts';
+import { AnswerBudget, batchAnswerJson } from '../batch/answer-budget.ts';
+import { requestsOf, runBatch, type BatchItem } from '../batch/run-batch.ts';
 import { RawJson } from '../../objects/raw-json.ts';
-import { runCreateGroup } from '../../batch/create-group.ts';
+import { runCreateGroup } from '../batch/create-group.ts';
 import type { Logger } from '../../log.ts';
 import { dispatch } from '../dispatch.ts';
 import { ok, type Route } from '../route.ts';

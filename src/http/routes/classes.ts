@@ -3,10 +3,10 @@ import { createObject, withFiles, assertWritableClass } from '../../objects/crea
 import { deleteObjects } from '../../objects/delete-object.ts';
 import { findObjects, findObjectsJson } from '../../objects/find-objects.ts';
 import { getObject, getObjectJson, missingBuiltIn } from '../../objects/get-object.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
+import { isValidObjectId } from '../../model/object-id.ts';
 import { updateObject } from '../../objects/update-object.ts';
 import { findRedirected } from '../../objects/redirect-class.ts';
-import { checkClassName } from '../../schema/names.ts';
+import { checkClassName } from '../../model/names.ts';
 import { parseFindQuery } from '../find-params.ts';
 import { includeParam, keysParam } from '../key-params.ts';
 import { flag, json, text } from '../query-params.ts';

@@ -3,8 +3,8 @@
  * `{email}` -> `{}` (also for unknown addresses; see docs/email-and-sms.md). 503 (code 1) when
  * no SMTP server is configured. The pages behind the mailed links are in pages.ts.
  */
-import { requestEmailVerify } from '../../mail/email-verification.ts';
-import { requestPasswordReset } from '../../mail/password-reset.ts';
+import { requestEmailVerify } from '../../account-mail/email-verification.ts';
+import { requestPasswordReset } from '../../account-mail/password-reset.ts';
 import { ok, type Route } from '../route.ts';
 
 /** Routes of the email flows. */

@@ -13,10 +13,10 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { verifyEmail } from '../../mail/email-verification.ts';
+import { verifyEmail } from '../../account-mail/email-verification.ts';
 import { fill, textsOf } from '../../mail/mail-texts.ts';
 import { PAGE_HEADERS, renderPage, resetForm } from '../../mail/page-html.ts';
-import { checkResetLink, resetPasswordByLink } from '../../mail/password-reset.ts';
+import { checkResetLink, resetPasswordByLink } from '../../account-mail/password-reset.ts';
 import { checkPassword } from '../../users/user-fields.ts';
 
 /** Largest form body accepted (two passwords and a token fit many times over). */

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { withFiles } from '../../objects/create-object.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
+import { isValidObjectId } from '../../model/object-id.ts';
 import { createRole, ROLE_CLASS } from '../../roles/create-role.ts';
 import { deleteRoles } from '../../roles/delete-role.ts';
 import { updateRole } from '../../roles/update-role.ts';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { parseScanLimit, scanObjects } from '../../scan/scan-objects.ts';
-import { checkClassName } from '../../schema/names.ts';
+import { checkClassName } from '../../model/names.ts';
 import { fileClassAlias } from '../../files/file-class.ts';
 import { keysParam } from '../key-params.ts';
 import { flag, json, text } from '../query-params.ts';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { fileClassAlias } from '../../files/file-class.ts';
-import { checkClassName } from '../../schema/names.ts';
+import { checkClassName } from '../../model/names.ts';
 import { formatClassSchema, formatSchemas } from '../../schema/schema-format.ts';
 import { ok, type ApiRequest, type Route } from '../route.ts';
 

@@ -5,10 +5,10 @@
  * changePhoneNumber `{}` (session required); usersByMobilePhone the
  * user with its session token (201 + Location for a new user, 200 for an existing one).
  */
-import { changePhoneNumber, requestChangePhoneNumber } from '../../sms/change-phone.ts';
-import { signUpOrLogInWithPhone } from '../../sms/phone-sign-up.ts';
-import { requestLoginSmsCode, requestMobilePhoneVerify, requestPasswordResetBySmsCode, requestSmsCode } from '../../sms/sms-requests.ts';
-import { resetPasswordBySmsCode, verifyMobilePhone, verifySmsCode } from '../../sms/sms-verify.ts';
+import { changePhoneNumber, requestChangePhoneNumber } from '../../phone/change-phone.ts';
+import { signUpOrLogInWithPhone } from '../../phone/phone-sign-up.ts';
+import { requestLoginSmsCode, requestMobilePhoneVerify, requestPasswordResetBySmsCode, requestSmsCode } from '../../phone/sms-requests.ts';
+import { resetPasswordBySmsCode, verifyMobilePhone, verifySmsCode } from '../../phone/sms-verify.ts';
 import { userResponse } from '../../users/user-response.ts';
 import { ok, type Route } from '../route.ts';
 

@@ -4,7 +4,7 @@
  * prefers the literal `_User` segment over `:className`).
  */
 import { ApiError } from '../../errors/api-error.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
+import { isValidObjectId } from '../../model/object-id.ts';
 import { toIso } from '../../objects/timestamps.ts';
 import { deleteUser } from '../../users/delete-user.ts';
 import { currentUser, getUser } from '../../users/get-user.ts';

@@ -1,10 +1,8 @@
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { includeParam, keysParam } from '../../http/key-params.ts';
-import { findObjects, type FindQuery, type FindResult } from '../../objects/find-objects.ts';
-import type { JsonValue } from '../../query/ast.ts';
-import { parseLimit, parseSkip } from '../../query/limits.ts';
-import { checkClassName } from '../../schema/names.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { includeParam, keysParam } from '../../module-api/http.ts';
+import { findObjects, type FindQuery, type FindResult, type JsonValue, parseLimit, parseSkip } from '../../module-api/reads.ts';
+import { checkClassName } from '../../module-api/data.ts';
 import { cqlError } from './cql-error.ts';
 import { parseCql, type CqlSelect } from './cql-parser.ts';
 

@@ -12,7 +12,7 @@
  * Each predicate becomes a fragment of the where language (cql-where.ts combines them), so the
  * statement ends up in the same query tree, checks and SQL as a REST query.
  */
-import type { JsonObject, JsonValue } from '../../query/ast.ts';
+import type { JsonObject, JsonValue } from '../../module-api/reads.ts';
 import type { Cursor } from './cql-cursor.ts';
 import { geoPointJson, isFunctionCall, likeToRegex, parseNumber, parseNumberOrPlaceholder, parseString, parseValue } from './cql-values.ts';
 import { andOf, onField, orOf } from './cql-where.ts';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../query/ast.ts';
+import type { JsonValue } from '../../module-api/reads.ts';
 import { cqlError } from './cql-error.ts';
 import type { Token } from './cql-lexer.ts';
 

@@ -1,6 +1,5 @@
 import type { LarderModule } from '../../module-api/larder-module.ts';
-import { ok } from '../../http/route.ts';
-import { text } from '../../http/query-params.ts';
+import { ok, text } from '../../module-api/http.ts';
 import { cloudQuery, parsePvalues } from './cloud-query.ts';
 
 /**

@@ -13,7 +13,7 @@
  * skip, count): the CQL guide itself says CQL is translated into where conditions, so the
  * statement runs through the same parsing, permission checks and SQL as `GET /1.1/classes`.
  */
-import type { JsonObject, JsonValue } from '../../query/ast.ts';
+import type { JsonObject, JsonValue } from '../../module-api/reads.ts';
 import { ConditionParser, parseField } from './cql-conditions.ts';
 import { cqlError } from './cql-error.ts';
 import { Cursor } from './cql-cursor.ts';

@@ -4,7 +4,7 @@
  * built-in functions of the CQL guide. Each becomes the wire JSON the `where` language takes,
  * so the where parser validates it exactly as it validates a REST query's values.
  */
-import type { JsonObject, JsonValue } from '../../query/ast.ts';
+import type { JsonObject, JsonValue } from '../../module-api/reads.ts';
 import type { Cursor } from './cql-cursor.ts';
 
 /** Most nested JSON levels in one literal (the where parser has its own, larger, value limit). */

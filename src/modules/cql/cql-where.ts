@@ -4,7 +4,7 @@
  * 100}}`), which keeps a `near` predicate at the top level where the where language requires it
  * (`$nearSphere` may not stand inside `$and` / `$or`); clashing fragments go into `$and`.
  */
-import type { JsonObject, JsonValue } from '../../query/ast.ts';
+import type { JsonObject, JsonValue } from '../../module-api/reads.ts';
 
 function isOperatorObject(v: JsonValue | undefined): v is JsonObject {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

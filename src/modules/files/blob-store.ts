@@ -29,7 +29,7 @@ export interface BlobStore {
   readonly bucket: string;
   /**
    * Streams `body` into the blob at `location`, hashing as it goes. Rejects with
-   * ApiError('fileTooLarge') as soon as more than `maxBytes` arrived (nothing is kept).
+   * filesError('fileTooLarge') as soon as more than `maxBytes` arrived (nothing is kept).
    */
   write(location: string, body: Readable, opts: { maxBytes: number; contentType: string }): Promise<StoredBlob>;
   /** The bytes of a blob (a range of them when given); undefined when there is no such blob. */

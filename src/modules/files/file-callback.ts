@@ -1,9 +1,10 @@
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import { byToken, commitUpload } from './file-records.ts';
 import { tokenHash } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import { removeFile } from './remove-file.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
+import { isPlainObject } from '../../module-api/data.ts';
+import { filesError } from './files-errors.ts';
 
 /**
  * POST /1.1/fileCallback {token, result} (spec: leancloud-services §1). `result: false` abandons
@@ -19,7 +20,7 @@ export async function fileCallback(svc: FilesService, body: unknown): Promise<Re
   const result = body.result;
   if (typeof result !== 'boolean') throw new ApiError('badRequest', 'The fileCallback "result" must be true or false.');
   const row = await byToken(svc.app.db, tokenHash(body.token));
-  if (!row) throw new ApiError('uploadTokenInvalid');
+  if (!row) throw filesError('uploadTokenInvalid');
   if (!result) {
     if (row.state !== 'committed') await removeFile(svc, row.object_id, ['pending']);
     return {};
@@ -33,8 +34,8 @@ export async function fileCallback(svc: FilesService, body: unknown): Promise<Re
   if (!stored) throw new ApiError('badRequest', 'The file has not been uploaded: PUT its bytes to upload_url first.');
   if (stored.size > svc.opts.maxBytes) {
     await removeFile(svc, row.object_id, ['pending']);
-    throw new ApiError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
+    throw filesError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
   }
-  if (!(await commitUpload(svc.app.db, row.object_id, stored, ['pending']))) throw new ApiError('fileGone');
+  if (!(await commitUpload(svc.app.db, row.object_id, stored, ['pending']))) throw filesError('fileGone');
   return {};
 }

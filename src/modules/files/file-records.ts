@@ -11,8 +11,7 @@
  * Every transition is one conditional UPDATE (compare-and-set on `state`), so two processes
  * never both win: two concurrent PUTs of one token, or a delete racing an upload.
  */
-import { sql } from '../../sql/fragment.ts';
-import type { Database, Queryable } from '../../storage/database.ts';
+import { sql, type Database, type Queryable } from '../../module-api/data.ts';
 
 /** Upload states (see above). */
 export type FileState = 'pending' | 'uploading' | 'committed' | 'deleting';

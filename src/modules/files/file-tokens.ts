@@ -1,10 +1,11 @@
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import { createFileRecord } from './new-file-record.ts';
 import { newUploadToken } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import { removeFile } from './remove-file.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
+import { isPlainObject } from '../../module-api/data.ts';
+import { filesError } from './files-errors.ts';
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {
   const v = body[field];
@@ -38,7 +39,7 @@ export async function createFileToken(ctx: RequestContext, svc: FilesService, bo
   if (metaData !== undefined && metaData !== null && !isPlainObject(metaData)) throw new ApiError('badRequest', 'The file "metaData" must be an object.');
   const declaredSize = isPlainObject(metaData) ? metaData.size : undefined;
   if (typeof declaredSize === 'number' && declaredSize > svc.opts.maxBytes) {
-    throw new ApiError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
+    throw filesError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
   }
   const keep = body.keep_file_name;
   if (keep !== undefined && keep !== null && typeof keep !== 'boolean') throw new ApiError('badRequest', 'The file "keep_file_name" must be a boolean.');

@@ -1,14 +1,14 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors/api-error.ts';
-import { callerFromHeaders } from '../../http/credentials.ts';
-import { authenticateCaller, makeContext } from '../../http/dispatch.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { contextFromHeaders } from '../../module-api/context.ts';
 import { createFileRecord } from './new-file-record.ts';
 import { receiveTokenUpload, storeAndCommit } from './receive-upload.ts';
 import { removeFile } from './remove-file.ts';
 import type { FilesService } from './files-service.ts';
 import { serveFile } from './serve-file.ts';
 import type { FileRecord } from './file-records.ts';
+import { filesError } from './files-errors.ts';
 
 /** The path of upload_url on local storage (the token follows). */
 export const UPLOAD_PATH = '/larder/upload';
@@ -39,15 +39,13 @@ function checkDeclaredLength(svc: FilesService, req: FastifyRequest, reply: Fast
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > svc.opts.maxBytes) {
     void reply.header('connection', 'close');
-    throw new ApiError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
+    throw filesError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
   }
 }
 
 /** POST /1.1/files/<name> with the bytes as the body (older REST API): record, bytes, commit. */
 async function directUpload(svc: FilesService, req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Promise<FastifyReply> {
-  const caller = callerFromHeaders(req.headers);
-  const master = authenticateCaller(svc.app, caller);
-  const ctx = makeContext(svc.app, caller, master, baseUrlOf(svc, req));
+  const ctx = contextFromHeaders(svc.app, req.headers, baseUrlOf(svc, req));
   checkDeclaredLength(svc, req, reply);
   const contentType = req.headers['content-type'];
   const file = await createFileRecord(ctx, svc, { name: req.params.name, mimeType: contentType, state: 'uploading' });

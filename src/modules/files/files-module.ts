@@ -2,14 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { FILE_CLASS } from '../../files/file-class.ts';
+import type { AppContext, Logger } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { FILE_CLASS, isValidObjectId } from '../../module-api/data.ts';
 import type { LarderModule } from '../../module-api/larder-module.ts';
-import type { Logger } from '../../log.ts';
-import { deleteObjects } from '../../objects/delete-object.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
-import { ok, type ApiRequest, type ApiResponse, type Route } from '../../http/route.ts';
+import { deleteObjects } from '../../module-api/writes.ts';
+import { ok, type ApiRequest, type ApiResponse, type Route } from '../../module-api/http.ts';
 import type { BlobStore } from './blob-store.ts';
 import { ensureFileTables } from './file-records.ts';
 import { createFileToken } from './file-tokens.ts';
@@ -19,17 +17,8 @@ import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
 import { registerFilesService, type FilesService } from './files-service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
 import { thumbnailRoot } from './thumbnail.ts';
-import { LocalDiskStore } from './local-disk-store.ts';
+import { openFileStore } from './files-cli.ts';
 import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
-
-async function openStore(opts: FilesOptions): Promise<BlobStore> {
-  if (opts.backend === 's3') {
-    if (!opts.s3) throw new Error('the s3 backend needs S3 options');
-    const { S3Store } = await import('./s3-store.ts');
-    return S3Store.open(opts.s3);
-  }
-  return LocalDiskStore.open(opts.dir);
-}
 
 /**
  * The file service (docs/files.md): uploads (fileTokens + PUT + fileCallback, and the direct
@@ -90,7 +79,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
       const tempDir = given ? undefined : await mkdtemp(join(tmpdir(), 'larder-files-'));
       const opts: FilesOptions = given ?? { backend: 'local', dir: tempDir as string, ...FILE_DEFAULTS };
       await ensureFileTables(app.db);
-      const store = await openStore(opts);
+      const store = await openFileStore(opts);
       const thumbnails = new ThumbnailCache(thumbnailRoot(opts), opts.thumbnailCacheMaxBytes, (err, what) => logger.warn({ err }, what));
       svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl };
       registerFilesService(svc);

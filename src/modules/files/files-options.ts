@@ -3,7 +3,7 @@
  * LARDER_THUMBNAIL_*; docs/files.md), plus fixed timings.
  */
 import { resolve } from 'node:path';
-import { ConfigError, urlSetting, type Config } from '../../config.ts';
+import { ConfigError, urlSetting, type Config } from '../../module-api/config.ts';
 
 /** Connection to S3-compatible storage. */
 export interface S3Options {

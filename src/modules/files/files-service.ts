@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../module-api/context.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { FilesOptions } from './files-options.ts';
 import { randomId } from './file-key.ts';

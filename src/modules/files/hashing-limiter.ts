@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '../../errors/api-error.ts';
+import { filesError } from './files-errors.ts';
 
 /**
  * A pass-through that counts and md5-hashes the bytes going by and fails with `fileTooLarge`
@@ -18,7 +18,7 @@ export class HashingLimiter extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.count += chunk.length;
     if (this.count > this.maxBytes) {
-      done(new ApiError('fileTooLarge', `The file is larger than ${this.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`));
+      done(filesError('fileTooLarge', `The file is larger than ${this.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`));
       return;
     }
     this.hash.update(chunk);

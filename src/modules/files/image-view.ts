@@ -3,7 +3,8 @@
  * `imageView/<mode>/w/<width>/h/<height>/q/<quality>/format/<fmt>` (also `imageView2/...`).
  * Mode 1: cover the box and crop to exactly width x height; mode 2: fit inside it, no crop.
  */
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { filesError } from './files-errors.ts';
 
 /** Output formats a thumbnail may have. */
 export const THUMBNAIL_FORMATS = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -23,7 +24,7 @@ export interface ImageView {
 }
 
 function bad(detail: string): ApiError {
-  return new ApiError('invalidImageView', `Invalid thumbnail parameters: ${detail}. Use imageView/<1|2>/w/<px>/h/<px>/q/<1-100>/format/<png|jpg|webp|gif>.`);
+  return filesError('invalidImageView', `Invalid thumbnail parameters: ${detail}. Use imageView/<1|2>/w/<px>/h/<px>/q/<1-100>/format/<png|jpg|webp|gif>.`);
 }
 
 function side(v: string, what: string): number {

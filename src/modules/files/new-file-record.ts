@@ -1,9 +1,7 @@
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { FILE_CLASS } from '../../files/file-class.ts';
-import { guessMimeType } from '../../files/mime-type.ts';
-import { insertPrepared, prepareCreate } from '../../objects/create-object.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { FILE_CLASS, guessMimeType, sql } from '../../module-api/data.ts';
+import { insertPrepared, prepareCreate } from '../../module-api/writes.ts';
 import { insertPending, keyTaken } from './file-records.ts';
 import { isValidKey, newKey, tokenHash } from './file-key.ts';
 import { fileUrl, newBlobLocation, type FilesService } from './files-service.ts';

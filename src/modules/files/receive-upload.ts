@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import { claimUpload, commitUpload, releaseUpload, type FileRecord } from './file-records.ts';
 import { tokenHash } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import type { StoredBlob } from './blob-store.ts';
+import { filesError } from './files-errors.ts';
 
 /**
  * Stores the bytes of a claimed upload and commits them: size and `_checksum` in the record are
@@ -14,7 +15,7 @@ export async function storeAndCommit(svc: FilesService, row: FileRecord, body: R
   const stored = await svc.store.write(row.blob, body, { maxBytes: svc.opts.maxBytes, contentType: row.mime_type });
   if (!(await commitUpload(svc.app.db, row.object_id, stored, ['uploading']))) {
     await svc.store.remove(row.blob);
-    throw new ApiError('fileGone');
+    throw filesError('fileGone');
   }
   return stored;
 }
@@ -27,7 +28,7 @@ export async function storeAndCommit(svc: FilesService, row: FileRecord, body: R
  */
 export async function receiveTokenUpload(svc: FilesService, token: string, body: Readable): Promise<StoredBlob> {
   const row = token.length <= 200 ? await claimUpload(svc.app.db, tokenHash(token)) : undefined;
-  if (!row) throw new ApiError('uploadTokenInvalid');
+  if (!row) throw filesError('uploadTokenInvalid');
   try {
     return await storeAndCommit(svc, row, body);
   } catch (err) {

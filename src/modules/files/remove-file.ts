@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { sql } from '../../sql/fragment.ts';
+import { sql } from '../../module-api/data.ts';
 import { claimForCleanup, forget, markAbandoned, markDeleted, type FileRecord, type FileState } from './file-records.ts';
 import type { FilesService } from './files-service.ts';
 import { thumbnailDir } from './thumbnail.ts';

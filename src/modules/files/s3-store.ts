@@ -7,10 +7,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import type { BlobStore, ByteRange, DirectUpload, StoredBlob } from './blob-store.ts';
 import type { S3Options } from './files-options.ts';
 import { HashingLimiter } from './hashing-limiter.ts';
+import { filesError } from './files-errors.ts';
 
 function isMissing(err: unknown): boolean {
   if (!(err instanceof S3ServiceException)) return false;
@@ -18,7 +19,7 @@ function isMissing(err: unknown): boolean {
 }
 
 function storageFailed(err: unknown): ApiError {
-  const e = new ApiError('fileStorageFailed');
+  const e = filesError('fileStorageFailed');
   e.cause = err;
   return e;
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import { committedByKey, sizeOf, type FileRecord } from './file-records.ts';
 import { contentDisposition, etagMatches, mayRenderInline, parseRange } from './file-headers.ts';
 import { isValidKey } from './file-key.ts';

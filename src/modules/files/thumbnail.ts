@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 import { sizeOf, type FileRecord } from './file-records.ts';
 import { etagMatches } from './file-headers.ts';
 import type { FilesService } from './files-service.ts';
 import { parseImageView, viewId, type ImageView, type ThumbnailFormat } from './image-view.ts';
+import { filesError } from './files-errors.ts';
 
 /** Input formats thumbnails are made from: raster images only (no SVG or PDF rendering). */
 const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
@@ -35,7 +36,7 @@ async function readAll(svc: FilesService, row: FileRecord): Promise<Buffer> {
     total += (chunk as Buffer).length;
     if (total > svc.opts.thumbnailMaxInputBytes) {
       body.destroy();
-      throw new ApiError('imageTooLarge');
+      throw filesError('imageTooLarge');
     }
     chunks.push(chunk as Buffer);
   }
@@ -48,13 +49,13 @@ async function readAll(svc: FilesService, row: FileRecord): Promise<Buffer> {
  * file that decodes to a huge image (a decompression bomb) is refused, not decoded.
  */
 export async function makeThumbnail(svc: FilesService, row: FileRecord, view: ImageView, format: ThumbnailFormat): Promise<Buffer> {
-  if (sizeOf(row) > svc.opts.thumbnailMaxInputBytes) throw new ApiError('imageTooLarge', `The image is larger than ${svc.opts.thumbnailMaxInputBytes} bytes, the most a thumbnail is made from.`);
+  if (sizeOf(row) > svc.opts.thumbnailMaxInputBytes) throw filesError('imageTooLarge', `The image is larger than ${svc.opts.thumbnailMaxInputBytes} bytes, the most a thumbnail is made from.`);
   const input = await readAll(svc, row);
   const limit = svc.opts.thumbnailMaxPixels;
   const meta = await sharp(input, { limitInputPixels: false }).metadata().catch(() => undefined);
-  if (!meta || !meta.format || !RASTER.has(meta.format) || !meta.width || !meta.height) throw new ApiError('notAnImage');
+  if (!meta || !meta.format || !RASTER.has(meta.format) || !meta.width || !meta.height) throw filesError('notAnImage');
   if (meta.width * meta.height * Math.max(1, meta.pages ?? 1) > limit) {
-    throw new ApiError('imageTooLarge', `The image has more than ${limit} pixels, the most a thumbnail is made from.`);
+    throw filesError('imageTooLarge', `The image has more than ${limit} pixels, the most a thumbnail is made from.`);
   }
   const fit = view.mode === 1 ? 'cover' : 'inside';
   try {
@@ -65,7 +66,7 @@ export async function makeThumbnail(svc: FilesService, row: FileRecord, view: Im
       .toBuffer();
     return data;
   } catch {
-    throw new ApiError('notAnImage', 'The image could not be decoded.');
+    throw filesError('notAnImage', 'The image could not be decoded.');
   }
 }
 

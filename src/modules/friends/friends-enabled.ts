@@ -1,5 +1,4 @@
 import type { AppContext } from '../../module-api/context.ts';
-import { ApiError } from '../../module-api/errors.ts';
 import { friendsSettings } from './friends-settings.ts';
 import { friendsError } from './friends-errors.ts';
 

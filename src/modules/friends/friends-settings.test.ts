@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isApiError } from '../../errors/api-error.ts';
 import { defaultSettings } from '../../settings/app-settings.ts';
-import { parseSettingsChange } from '../../settings/change-settings.ts';
+import { parseSettingsChange } from '../../admin/change-settings.ts';
 import { friendsSettings } from './friends-settings.ts';
 
 function refused(change: unknown, current = defaultSettings()): void {

@@ -3,9 +3,8 @@
  * key) and their CSV files. Each archive's `url` carries an unguessable file key, like the CDN
  * links LeanCloud gave; the CSV is written from the kept entries when downloaded.
  */
-import type { AppContext } from '../../app-context.ts';
-import { toIso } from '../../objects/timestamps.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { AppContext } from '../../module-api/context.ts';
+import { toIso, sql } from '../../module-api/data.ts';
 import { ensureLeaderboardTables } from './leaderboard-tables.ts';
 import { readBoard } from './leaderboard-store.ts';
 

@@ -2,7 +2,7 @@
  * The pure rules of leaderboards (LeanCloud's leaderboard guide): names, the three enums with
  * their defaults, and the reset times of the version change intervals. No I/O here.
  */
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError } from '../../module-api/errors.ts';
 
 /** Ascending: lower is better (race times); descending: higher is better (scores). */
 export const ORDERS = ['ascending', 'descending'] as const;

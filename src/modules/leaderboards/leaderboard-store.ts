@@ -5,14 +5,12 @@
  * than MAX_ARCHIVES newer archives exist.
  */
 import { randomBytes } from 'node:crypto';
-import { nowOf, type AppContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { newObjectId } from '../../objects/object-id.ts';
-import { toIso } from '../../objects/timestamps.ts';
-import { sql } from '../../sql/fragment.ts';
-import type { Queryable } from '../../storage/database.ts';
+import { nowOf, type AppContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { newObjectId, toIso, sql, type Queryable } from '../../module-api/data.ts';
 import { ensureLeaderboardTables } from './leaderboard-tables.ts';
 import { nextReset, periodStart, type LeaderboardOrder, type UpdateStrategy, type VersionChangeInterval } from './leaderboard-rules.ts';
+import { leaderboardError } from './leaderboards-errors.ts';
 
 /** Archives kept per leaderboard; older ones (and their entries) are dropped, as LeanCloud kept 60. */
 export const MAX_ARCHIVES = 60;
@@ -50,7 +48,7 @@ export function boardJson(b: Board): Record<string, unknown> {
 }
 
 function notFound(name: string): ApiError {
-  return new ApiError('leaderboardNotFound', `Leaderboard ${name} not found.`);
+  return leaderboardError('leaderboardNotFound', `Leaderboard ${name} not found.`);
 }
 
 /** Creates a leaderboard; an existing name is an error. */
@@ -62,7 +60,7 @@ export async function createBoard(app: AppContext, name: string, o: { order: Lea
     VALUES (${name}, ${newObjectId(now.getTime())}, ${o.order}, ${o.updateStrategy}, ${o.interval}, 0, ${now.toISOString()}::timestamptz,
       ${nextReset(o.interval, now)?.toISOString() ?? null}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
     ON CONFLICT (name) DO NOTHING RETURNING *`);
-  if (!rows[0]) throw new ApiError('leaderboardExists', `A leaderboard named ${name} already exists.`);
+  if (!rows[0]) throw leaderboardError('leaderboardExists', `A leaderboard named ${name} already exists.`);
   return rows[0];
 }
 

@@ -1,5 +1,4 @@
-import { sql } from '../../sql/fragment.ts';
-import { moduleTables } from '../../storage/module-tables.ts';
+import { sql, moduleTables } from '../../module-api/data.ts';
 
 /**
  * The leaderboard module's tables (the core never knows about them), created idempotently under

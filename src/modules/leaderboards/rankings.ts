@@ -5,16 +5,13 @@
  * user's rank is the number of entries before it in that order (ranks start at 0, ties are
  * broken by who reached the value first).
  */
-import { nowOf, type RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { encodeRow, type WireObject } from '../../objects/encode.ts';
-import { resolveIncludes } from '../../objects/include.ts';
-import { OBJECT_COLUMNS, type ObjectRow } from '../../objects/object-row.ts';
-import { toIso } from '../../objects/timestamps.ts';
-import { accessOf, droppedFrom, fieldView, selectByIds } from '../../plan/index.ts';
-import { sql } from '../../sql/fragment.ts';
+import { nowOf, type RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { encodeRow, type WireObject, OBJECT_COLUMNS, type ObjectRow, toIso, sql } from '../../module-api/data.ts';
+import { resolveIncludes, accessOf, droppedFrom, fieldView, selectByIds } from '../../module-api/reads.ts';
 import { readBoard, readBoards, type Board } from './leaderboard-store.ts';
 import type { StatisticJson } from './statistics.ts';
+import { leaderboardError } from './leaderboards-errors.ts';
 
 /** Results per page when `limit` is absent (the REST guide's default) and the most allowed. */
 export const DEFAULT_RANK_LIMIT = 20;
@@ -81,7 +78,7 @@ async function otherStatistics(ctx: RequestContext, ids: string[], names: string
   if (!names.length) return out;
   const boards = await readBoards(ctx.app, names);
   const missing = names.find((n) => !boards.some((b) => b.name === n));
-  if (missing) throw new ApiError('leaderboardNotFound', `includeStatistics names an unknown leaderboard: ${missing}.`);
+  if (missing) throw leaderboardError('leaderboardNotFound', `includeStatistics names an unknown leaderboard: ${missing}.`);
   const rows = await ctx.app.db.query<{ user_id: string; name: string; value: number; version: number }>(sql`SELECT e.user_id, e.name, e.value, e.version
     FROM _larder_leaderboard_entries e JOIN _larder_leaderboards l ON l.name = e.name AND l.version = e.version
     WHERE e.user_id = ANY(${ids}::text[]) AND e.name = ANY(${names}::text[])`);

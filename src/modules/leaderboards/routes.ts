@@ -4,15 +4,11 @@
  * user updates and deletes its own statistics (the master key anyone's); rankings and
  * statistics are readable by every caller, as a scoreboard is.
  */
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { includeParam } from '../../http/key-params.ts';
-import { flag, text } from '../../http/query-params.ts';
-import { ok, type ApiRequest, type QueryParams, type Route } from '../../http/route.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
-import { parseSkip } from '../../query/limits.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { includeParam, flag, text, ok, type ApiRequest, type QueryParams, type Route } from '../../module-api/http.ts';
+import { isPlainObject, isValidObjectId, sql } from '../../module-api/data.ts';
+import { parseSkip } from '../../module-api/reads.ts';
 import { listArchives } from './archives.ts';
 import { checkStatisticName, choice, DEFAULTS, INTERVALS, ORDERS, UPDATE_STRATEGIES } from './leaderboard-rules.ts';
 import { boardJson, changeBoard, createBoard, deleteBoard, readBoard, resetBoard } from './leaderboard-store.ts';

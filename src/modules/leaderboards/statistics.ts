@@ -4,14 +4,13 @@
  * new value is computed from the stored one in SQL, so concurrent updates of one user never lose
  * each other's effect (two `sum` updates both count; `better` keeps the best of both).
  */
-import { nowOf, type AppContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { sql, type Sql } from '../../sql/fragment.ts';
-import type { Queryable } from '../../storage/database.ts';
+import { nowOf, type AppContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { isPlainObject, sql, type Sql, type Queryable } from '../../module-api/data.ts';
 import { checkStatisticName, checkValue, type UpdateStrategy } from './leaderboard-rules.ts';
 import { lockBoard, readBoards, rollDue, type Board } from './leaderboard-store.ts';
 import { ensureLeaderboardTables } from './leaderboard-tables.ts';
+import { leaderboardError } from './leaderboards-errors.ts';
 
 /** Most statistics in one update request. */
 export const MAX_STATISTICS_PER_UPDATE = 100;
@@ -68,7 +67,7 @@ export async function updateStatistics(app: AppContext, userId: string, items: {
   const names = [...new Set(items.map((i) => i.name))];
   const boards = await readBoards(app, names);
   const missing = names.find((n) => !boards.some((b) => b.name === n));
-  if (missing) throw new ApiError('leaderboardNotFound', `Leaderboard ${missing} not found.`);
+  if (missing) throw leaderboardError('leaderboardNotFound', `Leaderboard ${missing} not found.`);
   const now = nowOf(app);
   return app.db.transaction(async (tx) => {
     const out: StatisticJson[] = [];

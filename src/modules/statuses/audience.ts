@@ -9,14 +9,10 @@
  * query use-case; its results are the recipients when the class is `_User`, otherwise the `_User`
  * pointers in the one field named by `keys`.
  */
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { findObjects } from '../../objects/find-objects.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
-import { parseLimit, parseSkip } from '../../query/limits.ts';
-import { checkClassName } from '../../schema/names.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { isPlainObject, isValidObjectId, checkClassName, sql } from '../../module-api/data.ts';
+import { findObjects, parseLimit, parseSkip } from '../../module-api/reads.ts';
 
 /** Most users one `$in` of a private status may name. */
 export const MAX_PRIVATE_RECIPIENTS = 1000;

@@ -4,18 +4,13 @@
  * by messageId (`sinceId` < messageId <= `maxId`), filtered by an ordinary `where` on the
  * status fields. Only the owner (its session) or the master key reads or changes an inbox.
  */
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { encodeRow, type WireObject } from '../../objects/encode.ts';
-import { expandFiles } from '../../objects/expand-files.ts';
-import { accessOf, droppedFrom, planQuery } from '../../plan/index.ts';
-import { resolveIncludes } from '../../objects/include.ts';
-import type { ObjectRow } from '../../objects/object-row.ts';
-import { projectKeys, type KeySelection } from '../../objects/project-keys.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { isPlainObject, encodeRow, type WireObject, type ObjectRow, sql } from '../../module-api/data.ts';
+import { expandFiles, accessOf, droppedFrom, planQuery, resolveIncludes, projectKeys, type KeySelection } from '../../module-api/reads.ts';
 import { ensureInboxTable } from './status-tables.ts';
 import { STATUS_CLASS } from './send-status.ts';
+import { statusError } from './statuses-errors.ts';
 
 /** What an inbox request names. */
 export interface InboxQuery {
@@ -91,5 +86,5 @@ export async function resetUnread(ctx: RequestContext, owner: string, inboxType:
 export async function deleteFromInbox(ctx: RequestContext, owner: string, inboxType: string, messageId: number): Promise<void> {
   await ensureInboxTable(ctx.app.db);
   const rows = await ctx.app.db.query(sql`DELETE FROM _larder_status_inbox WHERE owner_id = ${owner} AND inbox_type = ${inboxType} AND message_id = ${messageId}::bigint RETURNING message_id`);
-  if (!rows.length) throw new ApiError('statusNotFound', `No message ${messageId} in this inbox.`);
+  if (!rows.length) throw statusError('statusNotFound', `No message ${messageId} in this inbox.`);
 }

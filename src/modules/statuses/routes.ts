@@ -2,16 +2,13 @@
  * The status API (`AV.Status`, `AV.InboxQuery`; docs/statuses.md): send, read and delete
  * statuses, read an inbox, its unread count, reset it, take a status out of it.
  */
-import { ApiError } from '../../errors/api-error.ts';
-import { parseFindQuery } from '../../http/find-params.ts';
-import { text } from '../../http/query-params.ts';
-import { ok, type ApiRequest, type QueryParams, type Route } from '../../http/route.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { findObjects } from '../../objects/find-objects.ts';
-import { getObject } from '../../objects/get-object.ts';
-import { isValidObjectId } from '../../objects/object-id.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { parseFindQuery, text, ok, type ApiRequest, type QueryParams, type Route } from '../../module-api/http.ts';
+import { isPlainObject, isValidObjectId } from '../../module-api/data.ts';
+import { findObjects, getObject } from '../../module-api/reads.ts';
 import { deleteFromInbox, inboxCounts, inboxOwner, readInbox, resetUnread } from './inbox.ts';
 import { deleteStatus, inboxTypeOf, sendStatus, STATUS_CLASS } from './send-status.ts';
+import { statusError } from './statuses-errors.ts';
 
 function statusId(req: ApiRequest): string {
   const id = req.params.statusId;
@@ -42,7 +39,7 @@ export const statusRoutes: Route[] = [
     path: '/1.1/statuses/:statusId',
     handler: async (req) => {
       const found = await getObject(req.ctx, STATUS_CLASS, statusId(req), { include: [], returnACL: false });
-      if (!found) throw new ApiError('statusNotFound');
+      if (!found) throw statusError('statusNotFound');
       return ok(found);
     },
   },

@@ -4,13 +4,13 @@
  * row into the inbox of each recipient (audience.ts) in one INSERT ... SELECT, so a sender with
  * thousands of followers costs one statement.
  */
-import type { RequestContext } from '../../app-context.ts';
-import { ApiError } from '../../errors/api-error.ts';
-import { createObject } from '../../objects/create-object.ts';
-import { isPlainObject } from '../../model/plain-object.ts';
-import { sql } from '../../sql/fragment.ts';
+import type { RequestContext } from '../../module-api/context.ts';
+import { ApiError } from '../../module-api/errors.ts';
+import { createObject } from '../../module-api/writes.ts';
+import { isPlainObject, sql } from '../../module-api/data.ts';
 import { audienceOf, recipientsSql } from './audience.ts';
 import { ensureInboxTable } from './status-tables.ts';
+import { statusError } from './statuses-errors.ts';
 
 /** The class statuses are stored in. */
 export const STATUS_CLASS = '_Status';
@@ -64,11 +64,11 @@ export async function sendStatus(ctx: RequestContext, body: unknown): Promise<{ 
 /** Deletes a status (its sender or the master key) and takes it out of every inbox. */
 export async function deleteStatus(ctx: RequestContext, statusId: string): Promise<void> {
   const me = await sender(ctx);
-  if (!(await ctx.app.classes.find(STATUS_CLASS))) throw new ApiError('statusNotFound');
+  if (!(await ctx.app.classes.find(STATUS_CLASS))) throw statusError('statusNotFound');
   await ensureInboxTable(ctx.app.db);
   await ctx.app.db.transaction(async (tx) => {
     const rows = await tx.query<{ source: string | null }>(sql`SELECT data->'source'->>'objectId' AS source FROM "_Status" WHERE "objectId" = ${statusId} FOR UPDATE`);
-    if (!rows[0]) throw new ApiError('statusNotFound');
+    if (!rows[0]) throw statusError('statusNotFound');
     if (!ctx.master && rows[0].source !== me) throw new ApiError('forbidden', 'Only the sender of a status may delete it.');
     await tx.query(sql`DELETE FROM _larder_status_inbox WHERE status_id = ${statusId}`);
     await tx.query(sql`DELETE FROM "_Status" WHERE "objectId" = ${statusId}`);

@@ -1,5 +1,4 @@
-import { sql } from '../../sql/fragment.ts';
-import { moduleTables } from '../../storage/module-tables.ts';
+import { sql, moduleTables } from '../../module-api/data.ts';
 
 /**
  * The inboxes of the status module: one row per (owner, inbox type, status). `message_id` is

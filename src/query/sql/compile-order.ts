@@ -8,7 +8,7 @@
  * key does (see compileOrder).
  */
 import { ApiError } from '../../errors/api-error.ts';
-import type { ClassSchema } from '../../schema/types.ts';
+import type { ClassSchema } from '../../model/class-schema.ts';
 import { join, raw, type Sql, sql } from '../../sql/fragment.ts';
 import { parseFieldKey } from '../parse-key.ts';
 import { parseOrder } from '../parse-order.ts';

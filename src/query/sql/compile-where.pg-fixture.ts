@@ -5,7 +5,7 @@
  * Not a test file itself; imported by compile-where.pg.test.ts.
  */
 import { PGlite } from '@electric-sql/pglite';
-import type { ClassSchema } from '../../schema/types.ts';
+import type { ClassSchema } from '../../model/class-schema.ts';
 
 /** Schema of the Item class (misc is deliberately absent: an untyped field). */
 export const ITEM: ClassSchema = {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PGlite } from '@electric-sql/pglite';
-import type { ClassSchema } from '../../schema/types.ts';
+import type { ClassSchema } from '../../model/class-schema.ts';
 import { ident, sql } from '../../sql/fragment.ts';
 import { parseWhere } from '../parse-where.ts';
 import { translateRegex } from '../regex.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError } from '../../errors/api-error.ts';
-import type { ClassSchema } from '../../schema/types.ts';
+import type { ClassSchema } from '../../model/class-schema.ts';
 import { parseWhere } from '../parse-where.ts';
 import { aclClause } from './compile-subquery.ts';
 import { type CompileContext, compileWhere } from './compile-where.ts';

@@ -9,7 +9,7 @@
  * themselves.
  */
 import { join, type Sql, sql } from '../../sql/fragment.ts';
-import type { ClassSchema } from '../../schema/types.ts';
+import type { ClassSchema } from '../../model/class-schema.ts';
 import { assertNever, type Condition } from '../ast.ts';
 import {
   compileAll, compileEquals, compileExists, compileIn, compileOrdering, compileRegex, compileSize, unsupported,

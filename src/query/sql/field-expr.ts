@@ -11,7 +11,7 @@
  * one bound `text[]` parameter: `(data #> $1::text[])`.
  */
 import { ApiError } from '../../errors/api-error.ts';
-import type { ClassSchema, FieldType } from '../../schema/types.ts';
+import type { ClassSchema, FieldType } from '../../model/class-schema.ts';
 import { ident, isSafeKey, jsonKey, type Sql, sql } from '../../sql/fragment.ts';
 import type { FieldPath } from '../ast.ts';
 import { isReservedField, parseFieldKey, type ReservedField } from '../parse-key.ts';

@@ -1,6 +1,5 @@
 /** The `_File` records `larder files pull` still has to move, page by page, and their pull state. */
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import { sql, type Queryable } from '../../../module-api/data.ts';
 
 /** One record whose bytes are elsewhere. */
 export interface PullCandidate {

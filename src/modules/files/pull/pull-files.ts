@@ -5,10 +5,8 @@
  * / failed, so a crash is resumed (partial bytes of a running file are removed first) and a
  * second run moves nothing that was moved. Size and md5 are checked when the record knows them.
  */
-import { ApiError } from '../../../errors/api-error.ts';
-import { guessMimeType } from '../../../files/mime-type.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Database } from '../../../storage/database.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { guessMimeType, sql, type Database } from '../../../module-api/data.ts';
 import type { BlobStore } from '../blob-store.ts';
 import { ensureFileTables, keyTaken } from '../file-records.ts';
 import { isValidKey, newKey, randomId } from '../file-key.ts';

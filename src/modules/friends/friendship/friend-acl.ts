@@ -23,7 +23,7 @@ export function requestAcl(mode: FriendshipAclMode, requester: string, target: s
   return mode === 'public' ? { '*': { read: true }, ...base } : base;
 }
 
-/** rperm/wperm for a stored row, kept sorted like objects/acl.ts does. */
+/** rperm/wperm for a stored row, kept sorted like model/acl.ts does. */
 export function permsOfAcl(acl: Acl): { rperm: string[]; wperm: string[] } {
   const rperm = Object.entries(acl).filter(([, e]) => e.read).map(([k]) => k).sort();
   const wperm = Object.entries(acl).filter(([, e]) => e.write).map(([k]) => k).sort();

@@ -1,4 +1,3 @@
-import { ApiError } from '../../../module-api/errors.ts';
 import { PRESENCE_LIMITS } from './presence-limits.ts';
 import { friendsError } from '../friends-errors.ts';
 

@@ -8,7 +8,6 @@
  *   value as the header and another as the parameter).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../../module-api/errors.ts';
 import { friendsError } from '../friends-errors.ts';
 
 /** Query key carrying the request's Accept-Language header to the handlers. */

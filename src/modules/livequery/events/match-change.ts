@@ -4,11 +4,8 @@
  * and after the write, then each subscriber's read access is checked with its ACL principals
  * (user and roles) as they are now, and the event is named from the two answers.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { resolvePrincipal } from '../../../auth/principal.ts';
-import type { Principal } from '../../../app-context.ts';
-import { defaultRule, ruleAllows, ruleNeedsCaller } from '../../../schema/class-security.ts';
-import type { Condition } from '../../../query/ast.ts';
+import { type AppContext, type Principal, resolvePrincipal } from '../../../module-api/context.ts';
+import { defaultRule, ruleAllows, ruleNeedsCaller, type Condition } from '../../../module-api/reads.ts';
 import type { LiveSubscription, SubscriptionRegistry } from '../store/subscription-registry.ts';
 import { classify, type ChangeKind } from './classify.ts';
 import { readableBy, rowOf, type RowValues } from './object-state.ts';

@@ -3,7 +3,7 @@
  * createdAt, updatedAt and ACL) turned into the columns of its class-table row, so that a
  * subscription's compiled where can be evaluated against it exactly as a query would be.
  */
-import { permsOf, type Acl } from '../../../objects/acl.ts';
+import { permsOf, type Acl } from '../../../module-api/data.ts';
 
 /** The column values of one row (see storage/class-table.ts). */
 export interface RowValues {

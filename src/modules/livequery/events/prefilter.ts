@@ -10,7 +10,7 @@
  * For wheres made of nothing else, `decideExactly` gives the answer itself, checked by the same
  * property test to be the database's.
  */
-import type { Condition } from '../../../query/ast.ts';
+import type { Condition } from '../../../module-api/reads.ts';
 import type { RowValues } from './object-state.ts';
 
 /** The value of a top-level field of a row (objectId is a column). */

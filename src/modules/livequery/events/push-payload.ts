@@ -4,20 +4,16 @@
  * (a `_User`'s password hash, tokens, authData) and client-invisible ones (email, phone), the ACL only when the subscription asked for
  * it and the app returns ACLs in queries, the subscription's `keys` applied, and its className.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { projectKeys } from '../../../objects/project-keys.ts';
-import { invisibleOf } from '../../../model/invisible-fields.ts';
-import { hiddenFieldsFor } from '../../../schema/hidden-fields.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { projectKeys, unpushedFields } from '../../../module-api/reads.ts';
 import type { LiveSubscription } from '../store/subscription-registry.ts';
 import { carriesUpdatedKeys, type LiveOp } from './classify.ts';
 
 /** The object of a push, as the subscriber may see it. */
 export function visibleObject(app: AppContext, sub: LiveSubscription, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...object };
-  for (const h of hiddenFieldsFor(sub.className, false)) delete out[h];
-  // Client-invisible fields (users' contact data by default) never reach a subscriber, not even
-  // its own user row's: a push has no caller to compare with (plan/field-policy.ts for queries).
-  for (const f of invisibleOf(app.settings.clientInvisibleFields, sub.className)) delete out[f];
+  // Hidden and client-invisible fields, even of the subscriber's own user row (plan/push-view.ts).
+  for (const f of unpushedFields(app, sub.className)) delete out[f];
   delete out.className;
   delete out.__type;
   if (!(sub.returnACL && app.settings.includeACLInQueries)) delete out.ACL;
@@ -42,7 +38,7 @@ export function leftObject(sub: LiveSubscription, object: Readonly<Record<string
  */
 export function visibleUpdatedKeys(app: AppContext, sub: LiveSubscription, keys: readonly string[] | undefined): string[] {
   if (!keys) return [];
-  const hidden = new Set([...hiddenFieldsFor(sub.className, false), ...invisibleOf(app.settings.clientInvisibleFields, sub.className)]);
+  const hidden = new Set(unpushedFields(app, sub.className));
   return keys.filter((k) => !hidden.has(k));
 }
 

@@ -1,16 +1,14 @@
 /**
  * Matching on the database: a subscription's where is compiled by the same compiler as a
- * query's (query/sql/compile-where.ts, against the class schema) and evaluated against the
+ * query's (the planner's planMatch, against the class schema) and evaluated against the
  * object's row before and after the write, given as a one-row derived table with the class
  * table's columns. The answer is therefore the query's answer by construction: no second
  * implementation of the where language exists. One statement evaluates every distinct where of
  * the class against both rows.
  */
-import type { AppContext } from '../../../app-context.ts';
-import type { Condition } from '../../../query/ast.ts';
-import { compileWhere } from '../../../query/sql/compile-where.ts';
-import type { ClassSchema } from '../../../schema/types.ts';
-import { ident, join, sql, type Sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { type Condition, planMatch } from '../../../module-api/reads.ts';
+import { type ClassSchema, ident, join, sql, type Sql } from '../../../module-api/data.ts';
 import type { RowValues } from './object-state.ts';
 
 /** One where to evaluate: its key, its condition, and the readers of its inner ACL checks. */
@@ -46,8 +44,7 @@ export async function evaluateWheres(app: AppContext, className: string, rows: r
   const compiled: { key: string; condition: Sql }[] = [];
   for (const w of wheres) {
     try {
-      const c = compileWhere(w.condition, { schema, schemaOf: (n) => app.classes.cached(n), readers: w.readers });
-      compiled.push({ key: w.key, condition: c.condition });
+      compiled.push({ key: w.key, condition: planMatch(app, schema, w.condition, w.readers) });
     } catch {
       out.set(w.key, rows.map(() => false));
     }

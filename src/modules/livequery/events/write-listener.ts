@@ -6,7 +6,7 @@
  * cloud-code hooks' own writes (they are API writes), friendship rows (`module`). `larder
  * import` and `larder sync` cause no events, as they run no hooks (docs/livequery.md).
  */
-import type { WriteEvent, WriteExtension, WriteKind, WriteSource } from '../../../writes/write-extension-api.ts';
+import type { WriteEvent, WriteExtension, WriteKind, WriteSource } from '../../../module-api/writes.ts';
 import type { LiveQueryService } from '../service/live-service.ts';
 
 /** Sources whose writes cause events. */

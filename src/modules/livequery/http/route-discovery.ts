@@ -5,8 +5,8 @@
  * honoured), with http -> ws and https -> wss.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../app-context.ts';
-import { ApiError } from '../../../errors/api-error.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { ApiError } from '../../../module-api/errors.ts';
 import { LIVEQUERY_WS_PATH } from '../socket/mount-socket.ts';
 
 /** How long clients may cache the answer, seconds (they fetch it again after a goaway). */

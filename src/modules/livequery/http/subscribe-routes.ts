@@ -4,15 +4,14 @@
  * or `sessionToken` in the body as the Java SDK sends it), never as the master key: the `find`
  * class permission, hidden fields, no inner queries. Its ACL filter applies at each event.
  */
-import type { RequestContext } from '../../../app-context.ts';
-import { checkClassPermission } from '../../../auth/class-permissions.ts';
-import { accessOf, checkConditionFields } from '../../../plan/index.ts';
-import { resolvePrincipal } from '../../../auth/principal.ts';
-import { ApiError } from '../../../errors/api-error.ts';
-import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../http/route.ts';
+import { type RequestContext, resolvePrincipal } from '../../../module-api/context.ts';
+import { checkClassPermission, accessOf, checkConditionFields } from '../../../module-api/reads.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../module-api/http.ts';
 import { liveQueryOf } from '../service/service-registry.ts';
 import { parseSubscribeBody, parseSubscriptionId, queryIdOf } from '../store/subscription-query.ts';
 import { deleteSubscription, saveSubscription } from '../store/subscription-store.ts';
+import { liveQueryError } from '../livequery-errors.ts';
 
 /** Subscriptions one subscription id may hold. */
 export const MAX_SUBSCRIPTIONS_PER_CLIENT = 200;
@@ -47,7 +46,7 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
   });
   if (count > MAX_SUBSCRIPTIONS_PER_CLIENT) {
     await deleteSubscription(req.ctx.app, parsed.subscriptionId, queryId);
-    throw new ApiError('liveQueryTooManySubscriptions', `Too many LiveQuery subscriptions for this subscription id: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT}.`);
+    throw liveQueryError('liveQueryTooManySubscriptions', `Too many LiveQuery subscriptions for this subscription id: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT}.`);
   }
   await service.subscriptionsChanged([queryId]);
   return ok({ query_id: queryId });

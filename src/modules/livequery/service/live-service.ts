@@ -9,9 +9,8 @@
  * gets what it missed when it logs in again, on whichever process it reaches.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../../app-context.ts';
-import type { Logger } from '../../../log.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext, Logger } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 import { matchChange, type ObjectChange, type Push } from '../events/match-change.ts';
 import { deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
 import { ensureLiveQueryTables } from '../store/livequery-tables.ts';

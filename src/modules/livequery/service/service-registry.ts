@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../module-api/context.ts';
 import type { LiveQueryService } from './live-service.ts';
 
 // One service per app (not per process): two apps in one process (tests) stay apart.

@@ -4,8 +4,7 @@
  * receives their pushes as `data` commands and acknowledges them with `ack`. `echo` is the JS
  * SDK's keep-alive; the C# SDK sends the JSON text `{}`. Anything else gets an `error` command.
  */
-import type { AppContext } from '../../../app-context.ts';
-import type { Logger } from '../../../log.ts';
+import type { AppContext, Logger } from '../../../module-api/context.ts';
 import { decodeFrame, encodeFrame, errorCommand, FrameError, type FrameFormat } from '../protocol/frame-codec.ts';
 import { CMD, type Command } from '../protocol/messages.ts';
 import { SentSet, type ClientLink } from '../service/client-link.ts';

@@ -3,8 +3,8 @@
  * it is sent, so a client that was away (a dropped connection, a crashed process) gets what it
  * missed when it logs in again within the reconnect window, on any process. An `ack` deletes.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 
 /** One stored push. */
 export interface OutboxEvent {

@@ -1,5 +1,4 @@
-import { sql } from '../../../sql/fragment.ts';
-import { moduleTables } from '../../../storage/module-tables.ts';
+import { sql, moduleTables } from '../../../module-api/data.ts';
 
 /**
  * The LiveQuery module's tables, created idempotently under one advisory lock (two processes

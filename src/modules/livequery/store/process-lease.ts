@@ -4,8 +4,8 @@
  * from that moment. Clients gone longer than the reconnect window lose their subscriptions and
  * their undelivered events, and events older than the window are dropped.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql } from '../../../module-api/data.ts';
 
 /** Registers (or renews) this process's lease. False when its row had gone (swept as dead). */
 export async function renewLease(app: AppContext, processId: string, leaseMs: number): Promise<boolean> {

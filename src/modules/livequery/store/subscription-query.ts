@@ -6,12 +6,10 @@
  * result page and mean nothing for a stream of events: they are accepted and ignored.
  */
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../../errors/api-error.ts';
-import { innerQueryClasses } from '../../../plan/index.ts';
-import type { Condition } from '../../../query/ast.ts';
-import { parseWhere } from '../../../query/parse-where.ts';
-import { checkClassName } from '../../../schema/names.ts';
-import { isPlainObject as isObject } from '../../../model/plain-object.ts';
+import { ApiError } from '../../../module-api/errors.ts';
+import { innerQueryClasses, type Condition, parseWhere } from '../../../module-api/reads.ts';
+import { checkClassName, isPlainObject as isObject } from '../../../module-api/data.ts';
+import { liveQueryError } from '../livequery-errors.ts';
 
 /** Longest subscription id (the SDK's `installationId`) accepted. */
 export const MAX_SUBSCRIPTION_ID_LENGTH = 128;
@@ -66,7 +64,7 @@ function parseKeysParam(v: unknown): string | undefined {
 
 /** Refuses inner queries, as LeanCloud's LiveQuery did (they would need other tables' changes). */
 export function refuseInnerQueries(cond: Condition): void {
-  if (innerQueryClasses(cond).size > 0) throw new ApiError('liveQueryInnerQuery');
+  if (innerQueryClasses(cond).size > 0) throw liveQueryError('liveQueryInnerQuery');
 }
 
 /** Parses and checks a subscribe body. */

@@ -4,9 +4,7 @@
  * livequery-channel.ts (a subscribe or unsubscribe on any process), reloaded in full at start
  * and after the listener lost notifications.
  */
-import type { Condition } from '../../../query/ast.ts';
-import { parseWhere } from '../../../query/parse-where.ts';
-import { parseKeys, type KeySelection } from '../../../objects/project-keys.ts';
+import { type Condition, parseWhere, parseKeys, type KeySelection } from '../../../module-api/reads.ts';
 import { canonicalJson, refuseInnerQueries } from './subscription-query.ts';
 import type { StoredSubscription } from './subscription-store.ts';
 import { ClassSubscriptions } from './class-subscriptions.ts';

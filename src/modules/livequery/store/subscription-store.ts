@@ -3,9 +3,8 @@
  * that a subscribe served by one process reaches the process holding the client's WebSocket,
  * and a client that reconnects to another process keeps its subscriptions.
  */
-import type { AppContext } from '../../../app-context.ts';
-import { sql } from '../../../sql/fragment.ts';
-import type { Queryable } from '../../../storage/database.ts';
+import type { AppContext } from '../../../module-api/context.ts';
+import { sql, type Queryable } from '../../../module-api/data.ts';
 import type { SubscriptionQuery } from './subscription-query.ts';
 
 /** One stored subscription. */

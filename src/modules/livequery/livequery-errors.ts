@@ -1,0 +1,15 @@
+/**
+ * The LiveQuery module's errors (docs/errors.md), declared through the module surface; the core
+ * catalogue does not carry them.
+ */
+import { defineErrors, type ErrorSpec } from '../../module-api/errors.ts';
+
+function e(code: number, status: number, message: string): ErrorSpec {
+  return { code, status, message };
+}
+
+/** Builds a LiveQuery error: `throw liveQueryError('liveQueryInnerQuery')`. */
+export const liveQueryError = defineErrors('livequery', {
+  liveQueryInnerQuery: e(102, 400, 'LiveQuery does not support inner queries ($inQuery, $notInQuery, $select, $dontSelect): subscribe to the inner class separately.'),
+  liveQueryTooManySubscriptions: e(154, 400, 'Too many LiveQuery subscriptions for this subscription id.'),
+});
