@@ -1,12 +1,11 @@
 import { ApiError } from '../errors/api-error.ts';
 import { parseInclude } from '../objects/include.ts';
 import { parseKeys, type KeySelection } from '../objects/project-keys.ts';
-import { FORBIDDEN_SEGMENTS } from '../query/parse-key.ts';
+import { isFieldReference, nestedSegmentProblem } from '../model/names.ts';
+import { isUnstorableText } from '../model/value-rules.ts';
 import { text } from './query-params.ts';
 import type { QueryParams } from './route.ts';
 
-const TOP_SEGMENT = /^[A-Za-z0-9_]{1,128}$/;
-const MAX_SEGMENT_LENGTH = 128;
 /** Most comma-separated entries in one `keys` parameter (a class has at most 300 fields). */
 export const MAX_KEYS_ENTRIES = 500;
 
@@ -21,11 +20,12 @@ function badKey(path: string, why: string): never {
  * so a `__proto__` segment would otherwise walk into Object.prototype.
  */
 function checkPath(path: string): void {
-  const segments = path.split('.');
-  if (!TOP_SEGMENT.test(segments[0])) badKey(path, 'the field name is empty or has invalid characters');
-  for (const s of segments) {
-    if (FORBIDDEN_SEGMENTS.has(s)) badKey(path, `${JSON.stringify(s)} is not allowed`);
-    if (s === '' || s.length > MAX_SEGMENT_LENGTH || s.startsWith('$') || s.includes('\u0000')) badKey(path, 'bad nested key');
+  const [top, ...rest] = path.split('.');
+  if (!isFieldReference(top)) badKey(path, 'the field name is empty, __proto__ or has invalid characters');
+  if (isUnstorableText(path)) badKey(path, 'NUL characters and unpaired surrogates are not allowed');
+  for (const s of rest) {
+    const problem = nestedSegmentProblem(s);
+    if (problem) badKey(path, problem);
   }
 }
 

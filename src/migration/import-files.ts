@@ -5,7 +5,7 @@
  * its place (`file:line`, or `file: record #n`) so that errors point at it. A stream that breaks
  * mid-file (truncated archive) still has every complete record before the break written.
  */
-import { isClassName } from '../objects/decode-value.ts';
+import { isClassName } from '../model/names.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import type { Batch, BatchWriter } from './batch-writer.ts';
 import { parseHeader, type FileHeader } from './export-entries.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { isClassName } from '../objects/decode-value.ts';
+import { isClassName } from '../model/names.ts';
 import { checkClassName } from '../model/names.ts';
 import { fieldOf, type FieldSchema } from '../model/class-schema.ts';
 import { BatchWriter } from './batch-writer.ts';

@@ -5,7 +5,7 @@
  * data already locked win; a disagreement is reported, never fatal.
  */
 import { isApiError } from '../errors/api-error.ts';
-import { isClassName } from '../objects/decode-value.ts';
+import { isClassName } from '../model/names.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { isReservedKey, isValidKeyName } from '../model/names.ts';
 import type { FieldSchema, FieldType } from '../model/class-schema.ts';

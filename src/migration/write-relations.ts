@@ -7,7 +7,7 @@
  * a pair already present is left alone.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isClassName } from '../objects/decode-value.ts';
+import { isClassName } from '../model/names.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { isValidObjectId } from '../model/object-id.ts';
 import { checkFieldName } from '../objects/parse-write.ts';

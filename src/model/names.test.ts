@@ -22,3 +22,29 @@ describe('key names', () => {
     assert.equal(isReservedKey('score'), false);
   });
 });
+
+describe('one class name rule wherever a class is named', async () => {
+  const { decodeValue } = await import('../objects/decode-value.ts');
+  const { parseClassName } = await import('../query/parse-subquery.ts');
+  const { createClassOf } = await import('../http/batch/run-batch.ts');
+  const names = ['GameScore', '_User', 'x'.repeat(60), 'x'.repeat(61), 'x'.repeat(100), '_Secret', '_larder_meta', 'pg_user', '1abc', 'a-b', ''];
+  const accepts = (f: () => unknown): boolean => {
+    try {
+      f();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const name of names) {
+    test(JSON.stringify(name.slice(0, 24)), () => {
+      const rule = accepts(() => checkClassName(name));
+      // Before: Pointer targets allowed 128 characters and any leading "_", inner queries 63.
+      const pointer = { __type: 'Pointer', className: name, objectId: 'abc' };
+      assert.equal(accepts(() => decodeValue(pointer, 'p')), rule, 'Pointer target');
+      assert.equal(accepts(() => decodeValue({ __type: 'Relation', className: name }, 'r')), rule, 'Relation target');
+      assert.equal(accepts(() => parseClassName(name)), rule, 'inner query class');
+      if (!name.startsWith('_')) assert.equal(createClassOf({ method: 'POST', path: `/1.1/classes/${name}`, query: {}, body: {} }) === name, rule, 'batch create grouping');
+    });
+  }
+});

@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../errors/api-error.ts';
-import { decodeValue, fieldTypeOf, MAX_VALUE_DEPTH } from './decode-value.ts';
+import { decodeValue, fieldTypeOf } from './decode-value.ts';
+import { MAX_VALUE_DEPTH } from '../model/value-rules.ts';
 
 function nest(depth: number): unknown {
   let v: unknown = 1;

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.ts';
+import { isFieldReference } from '../model/names.ts';
 import { droppedFrom, fieldView, selectByIds, type Access } from '../plan/index.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { Queryable } from '../storage/database.ts';
@@ -16,7 +17,7 @@ export function parseInclude(include: string | undefined): string[][] {
   if (paths.length > MAX_INCLUDE_PATHS) throw new ApiError('invalidQuery', `At most ${MAX_INCLUDE_PATHS} include paths are allowed.`);
   for (const p of paths) {
     if (p.length > MAX_INCLUDE_DEPTH) throw new ApiError('invalidQuery', `Include paths may have at most ${MAX_INCLUDE_DEPTH} levels.`);
-    if (p.some((s) => !/^[A-Za-z0-9_]+$/.test(s))) throw new ApiError('invalidKeyName', `Invalid include path '${p.join('.').slice(0, 100)}'.`);
+    if (!p.every(isFieldReference)) throw new ApiError('invalidKeyName', `Invalid include path '${p.join('.').slice(0, 100)}'.`);
   }
   return paths;
 }

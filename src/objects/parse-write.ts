@@ -4,8 +4,9 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { parseAcl, type Acl } from '../model/acl.ts';
-import { checkText, decodePointer, decodeValue, MAX_VALUE_DEPTH } from './decode-value.ts';
-import { PROTO_KEY } from '../model/plain-object.ts';
+import { checkText, decodePointer, decodeValue } from './decode-value.ts';
+import { MAX_VALUE_DEPTH } from '../model/value-rules.ts';
+import { isReservedKey, isValidKeyName, MAX_KEY_LENGTH, nestedSegmentProblem } from '../model/names.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import {
   WRITE_FLAG_KEYS,
@@ -21,20 +22,15 @@ import {
 export const MAX_WRITE_KEYS = 500;
 /** Most pointers in one AddRelation/RemoveRelation (LeanCloud: 1000, code 128). */
 export const MAX_RELATION_OBJECTS = 1000;
-/** Longest field name; matches what `jsonKey()` accepts for SQL literals. */
-export const MAX_FIELD_NAME_LENGTH = 128;
-
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** Compared case-insensitively; `ACL` itself is taken out of the body before this check. */
-const RESERVED_NAMES = new Set(['objectid', 'createdat', 'updatedat', 'classname', 'acl']);
 
 /** Validates a top-level field name (error 105): letters, digits, `_`, starting with a letter. */
 export function checkFieldName(name: string): void {
-  if (name.startsWith('__') || RESERVED_NAMES.has(name.toLowerCase())) {
+  // Compared case-insensitively; `ACL` itself is taken out of the body before this check.
+  if (name.startsWith('__') || isReservedKey(name)) {
     throw new ApiError('invalidKeyName', `Invalid key name. The key ${JSON.stringify(name)} is reserved.`);
   }
-  if (!FIELD_NAME.test(name) || name.length > MAX_FIELD_NAME_LENGTH) {
-    throw new ApiError('invalidKeyName', `Invalid key name. Keys are case-sensitive and 'a-zA-Z0-9_' are the only valid characters. The column is: ${JSON.stringify(name.slice(0, MAX_FIELD_NAME_LENGTH))}.`);
+  if (!isValidKeyName(name)) {
+    throw new ApiError('invalidKeyName', `Invalid key name. Keys are case-sensitive and 'a-zA-Z0-9_' are the only valid characters. The column is: ${JSON.stringify(name.slice(0, MAX_KEY_LENGTH))}.`);
   }
 }
 
@@ -49,8 +45,8 @@ function parseKey(key: string, mode: WriteMode): FieldPath {
     throw new ApiError('invalidKeyName', `Invalid key name: the path ${JSON.stringify(key.slice(0, 200))} is too deep.`);
   }
   for (const seg of rest) {
-    if (seg.length === 0 || seg.length > MAX_FIELD_NAME_LENGTH || seg.includes('$') || seg === PROTO_KEY) {
-      throw new ApiError('invalidKeyName', `Invalid key name ${JSON.stringify(key.slice(0, 200))}: bad path segment ${JSON.stringify(seg.slice(0, MAX_FIELD_NAME_LENGTH))}.`);
+    if (nestedSegmentProblem(seg, true)) {
+      throw new ApiError('invalidKeyName', `Invalid key name ${JSON.stringify(key.slice(0, 200))}: bad path segment ${JSON.stringify(seg.slice(0, MAX_KEY_LENGTH))}.`);
     }
     checkText(seg, head);
   }

@@ -14,8 +14,6 @@ export const MAX_LIMIT = 1000;
  * generous and keeps the recursive parser and the generated SQL small.
  */
 export const MAX_WHERE_DEPTH = 10;
-/** Nesting depth of JSON values compared with (objects and arrays inside values). */
-export const MAX_VALUE_DEPTH = 32;
 /** Leaf conditions (one per operator) in one where, inner queries included. */
 export const MAX_CONDITIONS = 500;
 /**

@@ -7,7 +7,8 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import type { FieldPath } from './ast.ts';
-import { MAX_VALUE_DEPTH } from './limits.ts';
+import { MAX_VALUE_DEPTH } from '../model/value-rules.ts';
+import { isFieldReference, nestedSegmentProblem } from '../model/names.ts';
 import { checkString } from './parse-value.ts';
 
 /** Columns every class table has; they cannot be followed by a dotted path. */
@@ -16,14 +17,6 @@ export const RESERVED_FIELDS = ['objectId', 'createdAt', 'updatedAt'] as const;
 /** A reserved column name. */
 export type ReservedField = (typeof RESERVED_FIELDS)[number];
 
-/**
- * Names that would change a prototype if ever assigned as a property name. Other built-in names
- * (`constructor`, `toString`) are ordinary fields: code reading them uses own-property lookups.
- */
-export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__']);
-
-const TOP_SEGMENT = /^[A-Za-z0-9_]{1,128}$/;
-const MAX_SEGMENT_LENGTH = 128;
 
 /** True for objectId, createdAt and updatedAt. */
 export function isReservedField(name: string): name is ReservedField {
@@ -43,14 +36,10 @@ export function parseFieldKey(key: string): FieldPath {
   const segments = key.split('.');
   if (segments.length > MAX_VALUE_DEPTH) badKey(key, `more than ${MAX_VALUE_DEPTH} dotted segments`);
   const [top, ...rest] = segments;
-  if (!TOP_SEGMENT.test(top)) badKey(key, 'the field name is empty or has invalid characters');
-  for (const segment of segments) {
-    if (FORBIDDEN_SEGMENTS.has(segment)) badKey(key, `${JSON.stringify(segment)} is not allowed`);
-  }
+  if (!isFieldReference(top)) badKey(key, 'the field name is empty, __proto__ or has invalid characters');
   for (const segment of rest) {
-    if (segment === '' || segment.length > MAX_SEGMENT_LENGTH || segment.startsWith('$')) {
-      badKey(key, 'nested keys must be non-empty, at most 128 characters and not start with $');
-    }
+    const problem = nestedSegmentProblem(segment);
+    if (problem) badKey(key, problem);
   }
   if (rest.length > 0 && isReservedField(top)) badKey(key, `${top} has no nested fields`);
   if (top === 'ACL') throw new ApiError('invalidQuery', 'ACL cannot be used in a query.');

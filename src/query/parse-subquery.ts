@@ -4,15 +4,13 @@
  * ones (limit default 100, 1..1000, else 100) because they are run with LIMIT.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { isBuiltInClass } from '../model/class-schema.ts';
+import { isClassName } from '../model/names.ts';
 import type { Condition, FieldPath, SubQuery } from './ast.ts';
 import { parseLimit, parseSkip } from './limits.ts';
 import { countSubquery, deeper, invalidQuery, type ParseContext } from './parse-context.ts';
 import { parseFieldKey } from './parse-key.ts';
 import { checkString, parsePointer } from './parse-value.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-
-const CLASS_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
  * Members SDKs put into an inner query (JS `_getParams()`, Java `assembleParameters`). keys,
@@ -33,13 +31,12 @@ const SUBQUERY_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Checks a class name (error 103). A leading "_" is for the built-in classes only (as
- * model/names.ts checkClassName): `_larder_meta`, `_larder_tokens` and the other internal
- * tables are not classes, and naming one is an error rather than a query that matches nothing.
- * Names starting with pg_ are refused as there (PostgreSQL's catalogue would shadow them).
+ * Checks the class of an inner query (error 103) with the one class name rule (model/names.ts):
+ * `_larder_meta`, `_larder_tokens` and the other internal tables are not classes, and naming one
+ * is an error rather than a query that matches nothing.
  */
 export function parseClassName(value: unknown): string {
-  if (typeof value !== 'string' || !CLASS_NAME.test(value) || (value.startsWith('_') && !isBuiltInClass(value)) || /^pg_/i.test(value)) {
+  if (!isClassName(value)) {
     throw new ApiError('invalidClassName', `Invalid class name in inner query: ${JSON.stringify(value)?.slice(0, 100)}.`);
   }
   return value;

@@ -6,14 +6,13 @@
 import { ApiError } from '../errors/api-error.ts';
 import { normalizeIso } from '../model/dates.ts';
 import type { GeoPoint, JsonObject, JsonValue, PointerRef, QueryValue } from './ast.ts';
-import { MAX_VALUE_DEPTH, tooComplex } from './limits.ts';
+import { tooComplex } from './limits.ts';
+import { isUnstorableText, MAX_VALUE_DEPTH } from '../model/value-rules.ts';
 import { isPlainObject } from '../model/plain-object.ts';
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Rejects strings PostgreSQL cannot store or compare (NUL, unpaired surrogates). */
 export function checkString(value: string): string {
-  if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
+  if (isUnstorableText(value)) {
     throw new ApiError('invalidQuery', 'Strings in a query may not contain NUL characters or unpaired surrogates.');
   }
   return value;

@@ -1,6 +1,7 @@
 import { ApiError, isApiError } from '../../errors/api-error.ts';
 import type { AnswerBudget } from './answer-budget.ts';
 import { isBatchPath, normalizeItemPath } from './batch-path.ts';
+import { isClassName } from '../../model/names.ts';
 import { isPlainObject } from '../../model/plain-object.ts';
 
 /**
@@ -67,14 +68,14 @@ export function parseBatchItem(raw: unknown, index: number): BatchItem {
  */
 export type ExecuteCreates = (className: string, items: readonly BatchItem[]) => Promise<BatchResult[]>;
 
-const CREATE_PATH = /^\/1\.1\/classes\/([A-Za-z][A-Za-z0-9_]*)$/;
+const CREATE_PATH = /^\/1\.1\/classes\/([^/]+)$/;
 
 /** The class of a plain create in a user class (the generic create path), else undefined. */
 export function createClassOf(item: BatchItem): string | undefined {
   if (item.method !== 'POST') return undefined;
   const m = CREATE_PATH.exec(item.path);
   // `files` is the alias of the built-in _File class, which has its own create rules.
-  return m && m[1] !== 'files' ? m[1] : undefined;
+  return m && m[1] !== 'files' && isClassName(m[1]) && !m[1].startsWith('_') ? m[1] : undefined;
 }
 
 /**
