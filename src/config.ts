@@ -1,125 +1,27 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** Typed configuration, read once at start-up. Nothing else reads process.env. */
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  /** PostgreSQL schema holding this app's tables. */
-  dbSchema: string;
-  appId: string | undefined;
-  appKey: string | undefined;
-  masterKey: string | undefined;
-  /** Accepted age of a master-key X-LC-Sign timestamp, in ms (either direction). */
-  masterSignWindowMs: number;
-  /** Public base URL (for Location headers); derived from the request when unset. */
-  publicUrl: string | undefined;
-  workers: number;
-  poolSize: number;
-  statementTimeoutMs: number;
-  /** Class queries (find, count) that may run at once; unset: half the pool (1 embedded); src/storage/heavy-lane.ts. */
-  heavyQuerySlots: number | undefined;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  bodyLimitBytes: number;
-  /** SMTP server of outgoing mail, e.g. smtp://user:pass@host:587; mail endpoints answer 503 when unset. */
-  smtpUrl: string | undefined;
-  /** Sender address of outgoing mail. */
-  mailFrom: string | undefined;
-  /** Who sends SMS codes: none (SMS endpoints answer 503), log (development) or webhook; checked by src/sms/sms-sender.ts. */
-  smsSender: string | undefined;
-  /** URL the webhook sender POSTs each SMS to. */
-  smsWebhookUrl: string | undefined;
-  /** Key of the HMAC-SHA256 signature of webhook bodies (X-Larder-Signature), optional. */
-  smsWebhookSecret: string | undefined;
-  /** How long the webhook sender waits for an answer, ms. */
-  smsWebhookTimeoutMs: number;
-  /** Directory of data export archives; derived from the data dir (or a temp dir on PostgreSQL) when unset. */
-  exportDir: string | undefined;
-  /** How long the download link of a finished export works, hours. */
-  exportLinkTtlHours: number;
-  /** Pause between two pages of an export, ms (spares the database). */
-  exportPageDelayMs: number;
-  /** Browser origins allowed by CORS: `*` (any, without credentials) or a comma-separated list; src/http/cors-proxy.ts. */
-  corsOrigins: string;
-  /** Reverse proxies whose X-Forwarded-* headers are trusted (unset: none); src/http/cors-proxy.ts. */
-  trustProxy: string | undefined;
-  /** Requests one client address may make per rate-limit window (0: no limit); src/http/rate-limit.ts. */
-  rateLimitPerIp: number;
-  /** Requests one session token may make per rate-limit window (0: no limit). */
-  rateLimitPerSession: number;
-  /** Length of the rate-limit window, ms. */
-  rateLimitWindowMs: number;
-  /** Directory of uploaded files (local disk backend); `<data dir>/files` when unset. */
-  filesDir: string | undefined;
-  /** Where file bytes live: local (disk) or s3 (S3-compatible object storage). */
-  filesBackend: string;
-  /** Largest file accepted, bytes. */
-  fileMaxBytes: number;
-  /** Base URL of file urls (CDN or bucket); `<public url>/files` when unset. */
-  filesPublicUrl: string | undefined;
-  /** How long an upload token (fileTokens) stays valid, seconds. */
-  fileTokenTtlSeconds: number;
-  /** S3-compatible storage: endpoint URL (empty = AWS), region, bucket, path-style flag, credentials. */
-  s3Endpoint: string | undefined;
-  s3Region: string;
-  s3Bucket: string | undefined;
-  s3ForcePathStyle: string | undefined;
-  s3AccessKeyId: string | undefined;
-  s3SecretAccessKey: string | undefined;
-  /** Largest image (bytes, pixels) a thumbnail is made from. */
-  thumbnailMaxInputBytes: number;
-  thumbnailMaxPixels: number;
-  /** Size cap of the thumbnail disk cache, bytes (0: no cache). */
-  thumbnailCacheMaxBytes: number;
-  /** How long a LiveQuery client may be away and still receive what it missed, ms (docs/livequery.md). */
-  liveQueryWindowMs: number;
-  /** Lease of a process serving LiveQuery WebSockets: a process silent this long counts as crashed, ms. */
-  liveQueryLeaseMs: number;
-  /** Embedded engine: longest one statement may hold it while other requests wait, ms; src/storage/pglite-host.ts. */
-  embeddedSliceMs: number;
-  /** authData verifiers by platform, a JSON object (src/users/auth-data-verifier-config.ts). */
-  authDataVerifiers: string | undefined;
-  /** Bearer token that may read /metrics (besides the master key). */
-  metricsToken: string | undefined;
-  /** on: log every request at info level (checked by requestLogOn). */
-  requestLog: string | undefined;
-  /** Base URL of the production LeanEngine app (cloud functions and hooks); unset = no cloud code. */
-  engineUrl: string | undefined;
-  /** Base URL of the staging engine (requests with X-LC-Prod: 0); falls back to engineUrl. */
-  engineStagingUrl: string | undefined;
-  /** The hook key the engine checks (LEANCLOUD_APP_HOOK_KEY); generated on first start when unset. */
-  hookKey: string | undefined;
-  /** Directory of a LeanEngine app Larder starts (npm start) and supervises. */
-  engineDir: string | undefined;
-  /** How long a cloud function may take, ms (then 503, code 124). */
-  engineFunctionTimeoutMs: number;
-  /** How long a before-hook may take, ms (then code 141). */
-  engineBeforeHookTimeoutMs: number;
-  /** How long after-hooks and user hooks may take, ms (then code 141). */
-  engineHookTimeoutMs: number;
-  /** How often the engine's hook list is read again, seconds (0 = only at start and on refresh). */
-  engineRefreshSeconds: number;
-}
-
 /** One setting: its env var, CLI flag, config-file key, default and help text. */
 export interface Setting {
-  key: keyof Config;
-  env: string;
-  flag: string;
-  help: string;
-  kind: 'string' | 'int';
-  default?: string | number;
+  readonly key: string;
+  readonly env: string;
+  readonly flag: string;
+  readonly help: string;
+  readonly kind: 'string' | 'int';
+  readonly default?: string | number;
   /** Largest accepted value of an int setting. */
-  max?: number;
+  readonly max?: number;
 }
 
 /** Command-line flags that are not settings but are understood by main. */
 const OTHER_FLAGS = new Set(['--config', '--version']);
 
-/** Every setting, in the order `larder --help` lists them. */
-export const SETTINGS: readonly Setting[] = [
+/**
+ * Every setting, in the order `larder --help` lists them: the one table of the process settings.
+ * `Config` (its type) and `loadConfig` (its values) are derived from it, and `larder --help`
+ * prints it: a setting is added in this one place.
+ */
+const TABLE = [
   { key: 'port', env: 'LARDER_PORT', flag: '--port', kind: 'int', default: 3000, max: 65535, help: 'HTTP port' },
   { key: 'host', env: 'LARDER_HOST', flag: '--host', kind: 'string', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
   { key: 'dataDir', env: 'LARDER_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', help: 'embedded database directory (ignored with DATABASE_URL)' },
@@ -178,9 +80,19 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
   { key: 'metricsToken', env: 'LARDER_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', help: 'bearer token that may read /metrics (the master key always may)' },
   { key: 'requestLog', env: 'LARDER_REQUEST_LOG', flag: '--request-log', kind: 'string', help: 'on|off: log every request at info level (request id, path without query, status, ms); default off' },
-];
+] as const satisfies readonly Setting[];
+
+/** The table, as the loader and `larder --help` read it. */
+export const SETTINGS: readonly (Setting & { readonly key: keyof Config })[] = TABLE;
+
+type Row = (typeof TABLE)[number];
+/** The value type of a setting: numbers for int settings, text otherwise (undefined without a default). */
+type ValueOf<R extends Row> = R extends { kind: 'int' } ? number : R extends { default: string } ? string : string | undefined;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Typed configuration, read once at start-up. Nothing else reads process.env. */
+export type Config = { -readonly [R in Row as R['key']]: ValueOf<R> } & { logLevel: (typeof LOG_LEVELS)[number] };
 
 /** A configuration mistake an operator can fix; main prints it and exits 2. */
 export class ConfigError extends Error {}
@@ -236,66 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
   const logLevel = String(values.logLevel);
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`LARDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(String(values.dbSchema))) throw new ConfigError('LARDER_DB_SCHEMA must be a plain identifier');
-  return {
-    port: values.port as number,
-    host: values.host as string,
-    dataDir: values.dataDir as string,
-    databaseUrl: values.databaseUrl as string | undefined,
-    dbSchema: values.dbSchema as string,
-    appId: values.appId as string | undefined,
-    appKey: values.appKey as string | undefined,
-    masterKey: values.masterKey as string | undefined,
-    masterSignWindowMs: values.masterSignWindowMs as number,
-    publicUrl: values.publicUrl as string | undefined,
-    workers: values.workers as number,
-    poolSize: values.poolSize as number,
-    statementTimeoutMs: values.statementTimeoutMs as number,
-    heavyQuerySlots: values.heavyQuerySlots as number | undefined,
-    logLevel: logLevel as Config['logLevel'],
-    bodyLimitBytes: values.bodyLimitBytes as number,
-    smtpUrl: values.smtpUrl as string | undefined,
-    mailFrom: values.mailFrom as string | undefined,
-    smsSender: values.smsSender as string | undefined,
-    smsWebhookUrl: values.smsWebhookUrl as string | undefined,
-    smsWebhookSecret: values.smsWebhookSecret as string | undefined,
-    smsWebhookTimeoutMs: values.smsWebhookTimeoutMs as number,
-    exportDir: values.exportDir as string | undefined,
-    exportLinkTtlHours: values.exportLinkTtlHours as number,
-    exportPageDelayMs: values.exportPageDelayMs as number,
-    corsOrigins: values.corsOrigins as string,
-    trustProxy: values.trustProxy as string | undefined,
-    rateLimitPerIp: values.rateLimitPerIp as number,
-    rateLimitPerSession: values.rateLimitPerSession as number,
-    rateLimitWindowMs: values.rateLimitWindowMs as number,
-    filesDir: values.filesDir as string | undefined,
-    filesBackend: values.filesBackend as string,
-    fileMaxBytes: values.fileMaxBytes as number,
-    filesPublicUrl: values.filesPublicUrl as string | undefined,
-    fileTokenTtlSeconds: values.fileTokenTtlSeconds as number,
-    s3Endpoint: values.s3Endpoint as string | undefined,
-    s3Region: values.s3Region as string,
-    s3Bucket: values.s3Bucket as string | undefined,
-    s3ForcePathStyle: values.s3ForcePathStyle as string | undefined,
-    s3AccessKeyId: values.s3AccessKeyId as string | undefined,
-    s3SecretAccessKey: values.s3SecretAccessKey as string | undefined,
-    thumbnailMaxInputBytes: values.thumbnailMaxInputBytes as number,
-    thumbnailMaxPixels: values.thumbnailMaxPixels as number,
-    thumbnailCacheMaxBytes: values.thumbnailCacheMaxBytes as number,
-    liveQueryWindowMs: values.liveQueryWindowMs as number,
-    liveQueryLeaseMs: values.liveQueryLeaseMs as number,
-    embeddedSliceMs: values.embeddedSliceMs as number,
-    authDataVerifiers: values.authDataVerifiers as string | undefined,
-    metricsToken: values.metricsToken as string | undefined,
-    requestLog: values.requestLog as string | undefined,
-    engineUrl: values.engineUrl as string | undefined,
-    engineStagingUrl: values.engineStagingUrl as string | undefined,
-    hookKey: values.hookKey as string | undefined,
-    engineDir: values.engineDir as string | undefined,
-    engineFunctionTimeoutMs: values.engineFunctionTimeoutMs as number,
-    engineBeforeHookTimeoutMs: values.engineBeforeHookTimeoutMs as number,
-    engineHookTimeoutMs: values.engineHookTimeoutMs as number,
-    engineRefreshSeconds: values.engineRefreshSeconds as number,
-  };
+  // Every key of the table got its default, a file, environment or flag value, coerced to its kind.
+  return values as Config;
 }
 
 /**
