@@ -16,6 +16,9 @@ export interface NamedErrorSpec extends ErrorSpec {
 // A code-level catalogue (like ERRORS), not per-app state: the same for every app of the process.
 const declared = new Map<string, NamedErrorSpec>();
 
+/** One declared error: `[code, HTTP status, default message]`, as the catalogue rows read. */
+export type ErrorRow = readonly [code: number, status: number, message: string];
+
 /** Throws-ready constructor of a module's errors, typed by the names the module declared. */
 export type ErrorFactory<N extends string> = (name: N, message?: string) => ApiError;
 
@@ -23,12 +26,12 @@ export type ErrorFactory<N extends string> = (name: N, message?: string) => ApiE
  * Declares a module's errors. Names are global (one docs table): a name the core or another
  * module already uses is refused, so two owners never disagree about one name.
  */
-export function defineErrors<N extends string>(owner: string, specs: Readonly<Record<N, ErrorSpec>>): ErrorFactory<N> {
+export function defineErrors<N extends string>(owner: string, rows: Readonly<Record<N, ErrorRow>>): ErrorFactory<N> {
   const entries = new Map<string, NamedErrorSpec>();
-  for (const [name, spec] of Object.entries(specs) as [N, ErrorSpec][]) {
+  for (const [name, [code, status, message]] of Object.entries(rows) as [N, ErrorRow][]) {
     const known = declared.get(name);
     if (name in ERRORS || (known && known.owner !== owner)) throw new Error(`error name ${name} of module ${owner} is already taken`);
-    const entry: NamedErrorSpec = { ...spec, name, owner };
+    const entry: NamedErrorSpec = { code, status, message, name, owner };
     declared.set(name, entry);
     entries.set(name, entry);
   }

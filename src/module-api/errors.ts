@@ -4,4 +4,4 @@
  */
 export { ApiError, fail, isApiError } from '../errors/api-error.ts';
 export type { ErrorName, ErrorSpec } from '../errors/error-codes.ts';
-export { defineErrors, type ErrorFactory } from '../errors/module-errors.ts';
+export { defineErrors, type ErrorFactory, type ErrorRow } from '../errors/module-errors.ts';

@@ -2,19 +2,15 @@
  * The files module's errors (docs/errors.md), declared through the module surface; the core
  * catalogue does not carry them.
  */
-import { defineErrors, type ErrorSpec } from '../../module-api/errors.ts';
-
-function e(code: number, status: number, message: string): ErrorSpec {
-  return { code, status, message };
-}
+import { defineErrors } from '../../module-api/errors.ts';
 
 /** Builds a files error: `throw filesError('fileTooLarge')`. */
 export const filesError = defineErrors('files', {
-  fileTooLarge: e(413, 413, 'The file is larger than this server accepts (LARDER_FILE_MAX_BYTES).'),
-  uploadTokenInvalid: e(1, 403, 'The upload token is unknown, expired or already used.'),
-  fileGone: e(1, 404, 'The file was deleted while it was being uploaded.'),
-  fileStorageFailed: e(1, 502, 'The file storage did not answer as expected.'),
-  invalidImageView: e(1, 400, 'Invalid image processing parameters (imageView/1 or imageView/2).'),
-  imageTooLarge: e(1, 413, 'The image is too large to make a thumbnail from.'),
-  notAnImage: e(1, 415, 'The file is not an image this server can make a thumbnail from.'),
+  fileTooLarge: [413, 413, 'The file is larger than this server accepts (LARDER_FILE_MAX_BYTES).'],
+  uploadTokenInvalid: [1, 403, 'The upload token is unknown, expired or already used.'],
+  fileGone: [1, 404, 'The file was deleted while it was being uploaded.'],
+  fileStorageFailed: [1, 502, 'The file storage did not answer as expected.'],
+  invalidImageView: [1, 400, 'Invalid image processing parameters (imageView/1 or imageView/2).'],
+  imageTooLarge: [1, 413, 'The image is too large to make a thumbnail from.'],
+  notAnImage: [1, 415, 'The file is not an image this server can make a thumbnail from.'],
 });
