@@ -84,7 +84,9 @@ for (const engine of engines()) {
       fake = brokenEngine();
       await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
       const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-      const cloud = new CloudCode(testCloudOptions(url, { beforeHookTimeoutMs: 800, functionTimeoutMs: 800, hookTimeoutMs: 800 }), createLogger('silent'));
+      // Timeouts long enough that streaming the 17 MiB answers finishes first on a loaded CI
+      // machine (at 800 ms a busy run saw the timeout instead of the size limit).
+      const cloud = new CloudCode(testCloudOptions(url, { beforeHookTimeoutMs: 4000, functionTimeoutMs: 4000, hookTimeoutMs: 4000 }), createLogger('silent'));
       h = await startHarness(engine, { cloud });
       await cloud.refresh(h.app);
     });
