@@ -12,6 +12,9 @@ import { httpPolicyFromConfig } from '../http/http-policy.ts';
 import { removeAdminFile, writeAdminFile } from './running-server.ts';
 import { keyDisclosure, writeKeyFile, type AppKeys } from './key-disclosure.ts';
 
+/** Longest a stop may take before the process exits anyway (the rest of the stop is logged). */
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
 // cluster primary, which serves no requests, loads none of them and stays small in memory.
 
@@ -114,6 +117,13 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
     );
     // The engine's pipes and sockets must not keep the primary alive once everything stopped.
     if (supervisor) void Promise.all([workersGone, supervisor.stop()]).then(() => process.exit(process.exitCode ?? 0));
+    // Workers end themselves within SHUTDOWN_DEADLINE_MS; one that does not is killed.
+    const deadline = setTimeout(() => {
+      logger.error({ afterMs: SHUTDOWN_DEADLINE_MS + 5000 }, 'workers did not stop; killing them');
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+      void (supervisor?.stop() ?? Promise.resolve()).then(() => process.exit(1));
+    }, SHUTDOWN_DEADLINE_MS + 5000);
+    deadline.unref();
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -233,13 +243,24 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       if (draining) return;
       draining = true;
       logger.info({ signal }, 'draining in-flight requests');
+      // A stop must end: a stage that never finishes (a request or connection that does not let
+      // go) is named in the log and the process exits anyway, with 1 if answers were cut off.
+      let stage = 'answering in-flight requests';
+      const deadline = setTimeout(() => {
+        logger.error({ stage, afterMs: SHUTDOWN_DEADLINE_MS }, 'stop did not finish; exiting anyway');
+        process.exit(stage === 'answering in-flight requests' ? 1 : 0);
+      }, SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
       // close() stops accepting, waits for in-flight requests, then closes idle keep-alive sockets.
       await server.close();
+      stage = 'stopping the cloud code engine';
       await supervisor?.stop();
       // Mails of the last requests are sent after their answers: let them go out.
+      stage = 'sending the last mails';
       await app.mailer?.idle();
       app.mailer?.close();
       if (adminDir) removeAdminFile(adminDir);
+      stage = 'closing the database';
       await db.close();
       lock?.release();
       logger.info('stopped cleanly');

@@ -77,7 +77,7 @@ export class EngineSupervisor {
       if (this.#child === child) this.#child = undefined;
       if (this.#stopping) return;
       if (Date.now() - startedAt > STABLE_MS) this.#backoff = MIN_BACKOFF_MS;
-      logger.error({ code, signal, restartInMs: this.#backoff }, 'engine: exited; starting it again');
+      logger.error({ exitCode: code, signal, restartInMs: this.#backoff }, 'engine: exited; starting it again'); // not `code`: redacted as a secret
       this.#timer = setTimeout(() => {
         this.#restarts++;
         this.start();
