@@ -23,11 +23,12 @@ export interface PageQuery {
   order: Sql;
   limit: number;
   skip: number;
+  /** The size of one row of the page `p` in bytes of JSON text (pageSize below). */
+  size: Sql;
 }
 
 /** Bookkeeping columns the page statement adds; removed from the rows before they are used. */
 interface PageMarks {
-  page_size?: unknown;
   page_total?: unknown;
   page_rows?: unknown;
   page_row?: unknown;
@@ -35,16 +36,25 @@ interface PageMarks {
 
 /**
  * The statement of one page: the query as before (filter, order, limit, skip), wrapped so that
- * the database adds up `octet_length(data::text)` row by row in the page's order (the inner
+ * the database adds up each row's JSON text size in the page's order (the inner
  * ORDER BY fixes the order the window functions see; row_number keeps it for the outer one).
  */
 export function pageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
+  // The size is taken of the page's rows only, after LIMIT: in the innermost SELECT PostgreSQL
+  // would compute it for every row that matches, before sorting (twice the database's CPU for a
+  // range query whose window holds 100 rows and whose page 20).
   return heavy(sql`SELECT * FROM (
-    SELECT p.*, sum(p.page_size) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS page_total,
+    SELECT p.*, sum(${q.size}) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS page_total,
            count(*) OVER () AS page_rows, row_number() OVER () AS page_row
-    FROM (SELECT ${q.columns}, octet_length(data::text) AS page_size FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) p
+    FROM (SELECT ${q.columns} FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) p
   ) w WHERE w.page_total <= ${maxBytes} OR w.page_row = 1 ORDER BY w.page_row`);
 }
+
+/** Row sizes for pageStatement: of a row read as jsonb (`data`) or as text (`data_text`). */
+export const pageSize = {
+  ofJsonb: sql`octet_length(p.data::text)`,
+  ofText: sql`octet_length(p.data_text)`,
+};
 
 /** The rows of a page without the bookkeeping columns; 154 when rows were left out for size. */
 export function checkedPage<R extends object>(rows: (R & PageMarks)[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): R[] {
@@ -53,7 +63,6 @@ export function checkedPage<R extends object>(rows: (R & PageMarks)[], maxBytes:
     throw new ApiError('answerTooLarge', `The page of objects would hold more than ${maxBytes} bytes of object data; only ${rows.length} of its ${total} objects fit. Ask for fewer objects per page (limit).`);
   }
   for (const r of rows) {
-    delete r.page_size;
     delete r.page_total;
     delete r.page_rows;
     delete r.page_row;
