@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { isLoopbackHost } from './serve.ts';
+import { isLoopbackHost } from './start-banner.ts';
 import { keyDisclosure, keyFileText, writeKeyFile } from './key-disclosure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'larder-keys-'));
