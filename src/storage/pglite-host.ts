@@ -12,10 +12,10 @@
  * - cancels by terminating the worker and starting a new one on the same data directory: an
  *   uncommitted transaction is rolled back by PostgreSQL's crash recovery, committed ones stay.
  */
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.ts';
-import type { HostMessage, WorkerError, WorkerInit, WorkerMessage } from './pglite-protocol.ts';
+import { driverError, type HostMessage, type WorkerError, type WorkerInit, type WorkerMessage } from './pglite-protocol.ts';
+import { pgliteWasm } from './pglite-wasm.ts';
 
 /** What the host needs. */
 export interface PgliteHostOptions {
@@ -39,19 +39,6 @@ interface Running {
   overSlice: boolean;
   timers: NodeJS.Timeout[];
   sliced: boolean;
-}
-
-let wasmModule: Promise<WebAssembly.Module> | undefined;
-
-/** PGlite's WebAssembly, compiled once per process: a restart then costs only instantiation. */
-function pgliteWasm(): Promise<WebAssembly.Module> {
-  wasmModule ??= WebAssembly.compile(readFileSync(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite'))));
-  return wasmModule;
-}
-
-/** Rebuilds a driver error sent by the worker, so translateDriverError sees its SQLSTATE. */
-function driverError(e: WorkerError): Error {
-  return Object.assign(new Error(e.message), e);
 }
 
 /** The embedded engine behind a worker thread; see the file comment. */

@@ -26,3 +26,8 @@ export type WorkerMessage =
   | { id: number; rows: Record<string, unknown>[] }
   | { id: number; error: WorkerError }
   | { notify: string; payload: string };
+
+/** Rebuilds a driver error sent by the worker, so translateDriverError sees its SQLSTATE. */
+export function driverError(e: WorkerError): Error {
+  return Object.assign(new Error(e.message), e);
+}
