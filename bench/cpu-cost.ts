@@ -8,69 +8,19 @@
  * checkout, alternating) use it. `--prof` also CPU-profiles the server (node --cpu-prof) and
  * prints the functions with the most self time. For tuning by hand; not part of `npm run bench`.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
 import { BENCH_CLASS } from './bench-data.ts';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, openPool } from './bench-database.ts';
 import { addIndexesWithCli } from './cli-indexes.ts';
 import { runHttpLoad } from './http-load.ts';
 import { rssMb } from './memory-sampler.ts';
+import { topFunctions } from './profile-summary.ts';
 import { seed } from './seed.ts';
+import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
 import { workloads } from './workloads.ts';
-
-type CpuSnapshot = Map<number, number>;
-
-/** CPU seconds (user + system) of the given processes, from /proc/<pid>/stat. */
-function cpuOf(pids: readonly number[]): CpuSnapshot {
-  const out: CpuSnapshot = new Map();
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      // The process ended.
-    }
-  }
-  return out;
-}
-
-function used(before: CpuSnapshot, after: CpuSnapshot): number {
-  let s = 0;
-  for (const [pid, v] of after) s += v - (before.get(pid) ?? v);
-  return s;
-}
-
-/** PostgreSQL backends connected to the bench database (the server's pool, not other databases). */
-async function backendPids(pool: pg.Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-  return rows.map((r) => r.pid);
-}
-
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-
-/** Self time per function, summed over the profiles in `dir`, as shares of the busy samples. */
-function topFunctions(dir: string, n: number): string[] {
-  const self = new Map<string, number>();
-  let busy = 0;
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.cpuprofile'))) {
-    const prof = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { nodes: ProfileNode[] };
-    for (const node of prof.nodes) {
-      const { functionName, url, lineNumber } = node.callFrame;
-      if (functionName === '(idle)') continue;
-      const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/src\//, 'src/')}:${lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + (node.hitCount ?? 0));
-      busy += node.hitCount ?? 0;
-    }
-  }
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);
-}
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -111,7 +61,7 @@ async function main(): Promise<void> {
         const before = cpuOf([...serverPids, ...pgPids, process.pid]);
         const res = await runHttpLoad(server.url, w.larder, { durationSec: secs }, 32);
         const after = cpuOf([...serverPids, ...pgPids, process.pid]);
-        const pick = (pids: readonly number[]) => used(new Map([...before].filter(([p]) => pids.includes(p))), new Map([...after].filter(([p]) => pids.includes(p))));
+        const pick = (pids: readonly number[]) => cpuUsed(before, after, pids);
         const ops = res.ok || 1;
         const us = (s: number) => Math.round((s * 1e6) / ops).toString().padStart(5);
         const rss = serverPids.map((p) => Math.round(rssMb(p) ?? 0)).join('+');
