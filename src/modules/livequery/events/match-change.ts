@@ -10,7 +10,7 @@ import type { LiveSubscription, SubscriptionRegistry } from '../store/subscripti
 import { classify, type ChangeKind } from './classify.ts';
 import { readableBy, rowOf, type RowValues } from './object-state.ts';
 import { decideExactly, mayMatch } from './prefilter.ts';
-import { leftObject, pushPayload, visibleObject, visibleUpdatedKeys } from './push-payload.ts';
+import { PushTexts } from './push-payload.ts';
 import { evaluateWheres, type WhereToEvaluate } from './sql-match.ts';
 
 /** One committed write, as the write pipeline reports it (REST JSON objects). */
@@ -85,6 +85,7 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
   const findRule = sec.permissions.find ?? defaultRule(change.className, 'find');
 
   const pushes: Push[] = [];
+  const texts = new PushTexts(app, before, after, change.updatedKeys);
   for (const { sub, key } of candidates) {
     const m = results.get(key);
     if (!m) continue;
@@ -98,11 +99,8 @@ export async function matchChange(app: AppContext, registry: SubscriptionRegistr
     const canReadAfter = afterRow ? readableBy(afterRow, readers) : false;
     const op = classify(change.kind, canBefore, whereAfter && canReadAfter);
     if (!op) continue;
-    let object: Record<string, unknown>;
-    if (op === 'delete') object = visibleObject(app, sub, before!);
-    else if (op === 'leave' && !canReadAfter) object = leftObject(sub, after!);
-    else object = visibleObject(app, sub, after!);
-    pushes.push({ subscriptionId: sub.subscriptionId, payload: pushPayload(sub, op, object, visibleUpdatedKeys(app, sub, change.updatedKeys)) });
+    const which = op === 'delete' ? 'before' : op === 'leave' && !canReadAfter ? 'left' : 'after';
+    pushes.push({ subscriptionId: sub.subscriptionId, payload: texts.text(sub, op, which) });
   }
   return pushes;
 }

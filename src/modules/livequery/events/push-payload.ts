@@ -42,7 +42,43 @@ export function visibleUpdatedKeys(app: AppContext, sub: LiveSubscription, keys:
   return keys.filter((k) => !hidden.has(k));
 }
 
-/** The text of one push. */
+/** Which object a push carries: before the write (delete), after it, or only its identity (leave). */
+export type PushedObject = 'before' | 'after' | 'left';
+
+/**
+ * The texts of the pushes of one write. The object a subscriber sees depends only on the
+ * subscription's `keys` and `returnACL` (its class is the write's), so it is serialised once per
+ * such variant, not once per subscriber: a chat message matched by 1,000 subscriptions is
+ * turned into JSON once. Each push's text is then `{op, object, query_id, updatedKeys?}`.
+ */
+export class PushTexts {
+  private readonly objects = new Map<string, string>();
+  private updatedKeysText: string | undefined;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly before: Readonly<Record<string, unknown>> | undefined,
+    private readonly after: Readonly<Record<string, unknown>> | undefined,
+    private readonly updatedKeys: readonly string[] | undefined,
+  ) {}
+
+  /** The JSON text of one push to `sub`. */
+  text(sub: LiveSubscription, op: LiveOp, which: PushedObject): string {
+    const variant = `${which}\u0000${sub.viewKey}`;
+    let object = this.objects.get(variant);
+    if (object === undefined) {
+      const source = which === 'before' ? this.before : this.after;
+      if (!source) throw new Error(`livequery: a ${op} push without the object ${which} the write`);
+      object = JSON.stringify(which === 'left' ? leftObject(sub, source) : visibleObject(this.app, sub, source));
+      this.objects.set(variant, object);
+    }
+    let out = `{"op":${JSON.stringify(op)},"object":${object},"query_id":${JSON.stringify(sub.queryId)}`;
+    if (carriesUpdatedKeys(op)) out += `,"updatedKeys":${(this.updatedKeysText ??= JSON.stringify(visibleUpdatedKeys(this.app, sub, this.updatedKeys)))}`;
+    return `${out}}`;
+  }
+}
+
+/** The text of one push, built on its own (the reference PushTexts is tested against). */
 export function pushPayload(sub: LiveSubscription, op: LiveOp, object: Record<string, unknown>, updatedKeys: readonly string[]): string {
   const body: Record<string, unknown> = { op, object, query_id: sub.queryId };
   if (carriesUpdatedKeys(op)) body.updatedKeys = [...updatedKeys];

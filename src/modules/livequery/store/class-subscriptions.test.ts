@@ -21,7 +21,7 @@ const whereArb = fc.oneof(
 const objectArb = fc.record({ objectId: fc.constantFrom('a', 'b', 'x'), room: fieldVal, kind: fieldVal }, { requiredKeys: ['objectId'] });
 
 function sub(i: number, where: Record<string, unknown>): LiveSubscription {
-  return { queryId: `q${i}`, subscriptionId: 's', className: 'C', whereKey: JSON.stringify(where), condition: parseWhere(where), returnACL: false };
+  return { queryId: `q${i}`, subscriptionId: 's', className: 'C', whereKey: JSON.stringify(where), condition: parseWhere(where), returnACL: false, viewKey: '' };
 }
 
 test('class subscriptions: the index keeps every subscription the prefilter keeps', () => {

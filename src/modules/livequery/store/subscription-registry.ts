@@ -20,6 +20,8 @@ export interface LiveSubscription {
   readonly condition: Condition;
   readonly keys?: KeySelection;
   readonly returnACL: boolean;
+  /** `keys` and `returnACL` as text: subscriptions with the same one see the same object ('' for most). */
+  readonly viewKey: string;
   readonly sessionToken?: string;
 }
 
@@ -37,6 +39,7 @@ export function toLive(s: StoredSubscription): LiveSubscription | undefined {
       condition,
       ...(keys ? { keys } : {}),
       returnACL: s.query.returnACL === true,
+      viewKey: `${s.query.returnACL === true ? 'acl' : ''}${keys ? `\u0000${s.query.keys}` : ''}`,
       ...(s.sessionToken ? { sessionToken: s.sessionToken } : {}),
     };
   } catch {
