@@ -76,11 +76,14 @@ function jsonMapping(v: Record<string, unknown>): Record<string, unknown> {
 
 /** Encodes one server command for a connection's format: a Buffer for binary frames, else text. */
 export function encodeFrame(format: FrameFormat, command: Command): Buffer | string {
-  const message = GenericCommand.fromObject(command);
   if (format === 'json') {
-    return JSON.stringify(GenericCommand.toObject(message, { longs: Number, enums: String, defaults: false }));
+    return JSON.stringify(GenericCommand.toObject(GenericCommand.fromObject(command), { longs: Number, enums: String, defaults: false }));
   }
-  const bytes = Buffer.from(GenericCommand.encode(message).finish());
+  // protobufjs encodes plain objects of the message's shape: the commands built here hold
+  // numbers for enums and strings for strings, so fromObject's conversion (a copy of every
+  // field, once per push) is not needed for the binary formats.
+  const written = GenericCommand.encode(command).finish();
+  const bytes = Buffer.from(written.buffer, written.byteOffset, written.byteLength);
   return format === 'protobuf2' ? bytes : bytes.toString('base64');
 }
 
