@@ -149,4 +149,23 @@ forEachEngine('livequery: protocol', (h) => {
     const again = await h().client.post('/1.1/LiveQuery/unsubscribe', { id, query_id: a.body.query_id });
     assert.equal(again.status, 200, 'unsubscribing twice is not an error');
   });
+
+  test('subscribe: a subscription id holds at most 200 subscriptions; refreshing one at the limit is allowed', async () => {
+    const id = sid();
+    const subscribe = (n: number) => h().client.post('/1.1/LiveQuery/subscribe', { query: { className: 'LqLimit', where: { n } }, id });
+    for (let start = 0; start < 200; start += 25) {
+      const answers = await Promise.all(Array.from({ length: 25 }, (_, k) => subscribe(start + k)));
+      for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.body));
+    }
+    const over = await subscribe(200);
+    assert.deepEqual({ status: over.status, code: over.body.code }, { status: 400, code: 154 });
+    const refreshed = await subscribe(7);
+    assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+    const [{ n }] = await h().db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM _larder_lq_subscriptions WHERE installation_id = ${id}`);
+    assert.equal(n, 200);
+    const registry = liveQueryOf(h().app)!.registry;
+    const overId = (await h().db.query(sql`SELECT 1 FROM _larder_lq_subscriptions WHERE installation_id = ${id} AND query->'where' = '{"n":200}'::jsonb`)).length;
+    assert.equal(overId, 0, 'the refused subscription is not stored');
+    assert.equal([...registry.ofClass('LqLimit')].filter((s) => s.subscriptionId === id).length, 200, 'nor kept in memory');
+  });
 });

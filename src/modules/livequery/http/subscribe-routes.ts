@@ -10,7 +10,7 @@ import { ApiError } from '../../../module-api/errors.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../module-api/http.ts';
 import { liveQueryOf } from '../service/service-registry.ts';
 import { parseSubscribeBody, parseSubscriptionId, queryIdOf } from '../store/subscription-query.ts';
-import { deleteSubscription, saveSubscription } from '../store/subscription-store.ts';
+import { deleteSubscription } from '../store/subscription-store.ts';
 import { liveQueryError } from '../livequery-errors.ts';
 
 /** Subscriptions one subscription id may hold. */
@@ -38,17 +38,16 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
   // A stale token is ignored, as on every other endpoint: the subscription is then anonymous.
   const who = await ctx.principal();
   const queryId = queryIdOf(parsed.subscriptionId, parsed.query);
-  const count = await saveSubscription(req.ctx.app, {
-    queryId,
-    subscriptionId: parsed.subscriptionId,
-    query: parsed.query,
-    ...(who.userId && ctx.sessionToken ? { sessionToken: ctx.sessionToken } : {}),
-  });
-  if (count > MAX_SUBSCRIPTIONS_PER_CLIENT) {
-    await deleteSubscription(req.ctx.app, parsed.subscriptionId, queryId);
-    throw liveQueryError('liveQueryTooManySubscriptions', `Too many LiveQuery subscriptions for this subscription id: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT}.`);
-  }
-  await service.subscriptionsChanged([queryId]);
+  const kept = await service.subscribe(
+    {
+      queryId,
+      subscriptionId: parsed.subscriptionId,
+      query: parsed.query,
+      ...(who.userId && ctx.sessionToken ? { sessionToken: ctx.sessionToken } : {}),
+    },
+    MAX_SUBSCRIPTIONS_PER_CLIENT,
+  );
+  if (!kept) throw liveQueryError('liveQueryTooManySubscriptions', `Too many LiveQuery subscriptions for this subscription id: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT}.`);
   return ok({ query_id: queryId });
 }
 

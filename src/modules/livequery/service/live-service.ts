@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext, Logger } from '../../../module-api/context.ts';
 import { sql } from '../../../module-api/data.ts';
 import { matchChange, type ObjectChange, type Push } from '../events/match-change.ts';
-import { deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
+import { ASYNC_COMMIT, deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
 import { ensureLiveQueryTables } from '../store/livequery-tables.ts';
 import { dropProcess, reclaimClients, renewLease, sweepExpired } from '../store/process-lease.ts';
 import { SubscriptionRegistry } from '../store/subscription-registry.ts';
-import { clientConnected, clientDisconnected, loadAllSubscriptions, loadSubscriptions } from '../store/subscription-store.ts';
+import { clientConnected, clientDisconnected, deleteSubscription, loadAllSubscriptions, loadSubscriptions, saveSubscription, type StoredSubscription } from '../store/subscription-store.ts';
 import type { ClientLink } from './client-link.ts';
-import { LIVEQUERY_CHANNEL, packItems, parseChannelMessage, type ChannelMessage } from './livequery-channel.ts';
+import { LIVEQUERY_CHANNEL, packItems, parseChannelMessage, senderPrefix, type ChannelMessage } from './livequery-channel.ts';
 
 /** Timing of the service (config: LARDER_LIVEQUERY_WINDOW_MS, LARDER_LIVEQUERY_LEASE_MS). */
 export interface LiveQueryTiming {
@@ -42,6 +42,7 @@ export class LiveQueryService {
   private ackTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private ownPrefix: string | undefined;
 
   constructor(
     private readonly app: AppContext,
@@ -133,10 +134,26 @@ export class LiveQueryService {
   }
 
   private async notify(message: ChannelMessage): Promise<void> {
-    await this.app.db.query(sql`SELECT pg_notify(${LIVEQUERY_CHANNEL}, ${JSON.stringify(message)})`);
+    await this.app.db.query(sql`SELECT pg_notify(${LIVEQUERY_CHANNEL}, ${JSON.stringify(message)}) FROM ${ASYNC_COMMIT}`);
   }
 
   // --- subscriptions ------------------------------------------------------------------------
+
+  /**
+   * Stores a subscription (one statement, which also tells the other processes) and adds it to
+   * this process's registry as stored. False, and nothing kept, when its client would hold more
+   * than `maxPerClient` subscriptions.
+   */
+  async subscribe(sub: StoredSubscription, maxPerClient: number): Promise<boolean> {
+    const payload = JSON.stringify({ s: this.app.db.schema, from: this.processId, k: 'subs', q: [sub.queryId] } satisfies ChannelMessage);
+    if ((await saveSubscription(this.app, sub, { channel: LIVEQUERY_CHANNEL, payload })) > maxPerClient) {
+      await deleteSubscription(this.app, sub.subscriptionId, sub.queryId);
+      await this.subscriptionsChanged([sub.queryId]);
+      return false;
+    }
+    this.registry.upsert(sub);
+    return true;
+  }
 
   /** A subscription was stored or removed here: reload it, and tell the other processes. */
   async subscriptionsChanged(queryIds: readonly string[]): Promise<void> {
@@ -201,6 +218,8 @@ export class LiveQueryService {
   // --- other processes ----------------------------------------------------------------------
 
   private onChannel(payload: string): void {
+    // Our own messages: this process acted already.
+    if (payload.startsWith((this.ownPrefix ??= senderPrefix(this.app.db.schema, this.processId)))) return;
     const m = parseChannelMessage(payload);
     if (!m || m.s !== this.app.db.schema || m.from === this.processId || this.stopped) return;
     if (m.k === 'subs') void this.reload(m.q).catch((err: unknown) => this.logger.warn({ err }, 'livequery: reloading subscriptions failed'));

@@ -14,6 +14,15 @@ export const LIVEQUERY_CHANNEL = 'larder_livequery';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; stay under it with room to spare. */
 export const MAX_NOTIFY_BYTES = 7000;
 
+/**
+ * The start of every message a sender writes: messages are built as `{...{s, from}, k, ...}`,
+ * so their JSON text begins with these keys. A process skips its own messages by this prefix
+ * without parsing them (one process alone receives every push it broadcast).
+ */
+export function senderPrefix(s: string, from: string): string {
+  return `${JSON.stringify({ s, from }).slice(0, -1)},`;
+}
+
 /** One message. */
 export type ChannelMessage =
   | { readonly s: string; readonly from: string; readonly k: 'subs'; readonly q: readonly string[] }

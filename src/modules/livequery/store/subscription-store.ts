@@ -27,20 +27,35 @@ function fromRow(r: SubscriptionRow): StoredSubscription {
   return r.session_token ? { ...base, sessionToken: r.session_token } : base;
 }
 
+/** A notification sent by the statement that stores a subscription (delivered at its commit). */
+export interface Announcement {
+  readonly channel: string;
+  readonly payload: string;
+}
+
 /**
- * Stores (or refreshes) a subscription; the client row is created when the client has not
- * connected yet, so that an unused subscription expires with its client. Returns how many
- * subscriptions the client now has.
+ * Stores (or refreshes) a subscription in one statement (one round trip, atomic): the client
+ * row is created when the client has not connected yet, so that an unused subscription expires
+ * with its client, and `announce` tells the other processes (a SELECT in WITH runs only when
+ * referenced: the result is read FROM it). Returns how many subscriptions the
+ * client now has: the statement's snapshot does not see its own insert, so a new subscription
+ * (`xmax = 0`: inserted, not updated on conflict) is added to the count it reads.
  */
-export async function saveSubscription(app: AppContext, sub: StoredSubscription): Promise<number> {
-  return app.db.transaction(async (tx) => {
-    await tx.query(sql`INSERT INTO _larder_lq_clients (installation_id) VALUES (${sub.subscriptionId}) ON CONFLICT (installation_id) DO NOTHING`);
-    await tx.query(sql`INSERT INTO _larder_lq_subscriptions (query_id, installation_id, class_name, query, session_token)
+export async function saveSubscription(app: AppContext, sub: StoredSubscription, announce: Announcement): Promise<number> {
+  const [{ n }] = await app.db.query<{ n: number }>(sql`WITH client AS (
+      INSERT INTO _larder_lq_clients (installation_id) VALUES (${sub.subscriptionId}) ON CONFLICT (installation_id) DO NOTHING
+    ), saved AS (
+      INSERT INTO _larder_lq_subscriptions (query_id, installation_id, class_name, query, session_token)
       VALUES (${sub.queryId}, ${sub.subscriptionId}, ${sub.query.className}, ${JSON.stringify(sub.query)}::jsonb, ${sub.sessionToken ?? null})
-      ON CONFLICT (query_id) DO UPDATE SET session_token = EXCLUDED.session_token`);
-    const [{ n }] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM _larder_lq_subscriptions WHERE installation_id = ${sub.subscriptionId}`);
-    return n;
-  });
+      ON CONFLICT (query_id) DO UPDATE SET session_token = EXCLUDED.session_token
+      RETURNING (xmax = 0) AS inserted
+    ), announced AS (
+      SELECT pg_notify(${announce.channel}, ${announce.payload})
+    )
+    SELECT ((SELECT count(*) FROM _larder_lq_subscriptions WHERE installation_id = ${sub.subscriptionId})
+      + (SELECT count(*) FROM saved WHERE inserted))::int AS n
+    FROM announced`);
+  return n;
 }
 
 /** Removes one subscription of a client; true when it existed. */
