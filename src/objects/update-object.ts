@@ -16,6 +16,7 @@ import type { ObjectRow } from './object-row.ts';
 import { restObjectOf, splitWriteBody, storedObject } from './write-body.ts';
 import type { ParsedWrite } from '../model/write-ops.ts';
 import { runWrite, type Committed } from '../writes/run-write.ts';
+import { incrementTogether, soleIncrement } from './combine-increments.ts';
 import type { WriteEvent } from '../writes/write-extension-api.ts';
 import type { WriteNeeds } from '../writes/write-extensions.ts';
 
@@ -92,8 +93,22 @@ function updateStatement(className: string, objectId: string, w: CheckedUpdate, 
     RETURNING ${row}, p.p_id, p.p_created, p.p_updated, p.p_acl, p.p_data`;
 }
 
-/** The SQL stage: one statement (a transaction when fields are new or relations change). */
+/**
+ * The SQL stage. A lone Increment of a known field, with nothing to hand to after extensions,
+ * goes together with concurrent ones of the same row (combine-increments.ts); the rest commits alone.
+ */
 async function commitUpdate(ctx: RequestContext, className: string, objectId: string, w: CheckedUpdate, needs: WriteNeeds): Promise<Committed<Updated>> {
+  const inc = !needs.after && !w.conditional ? soleIncrement(w.parsed) : undefined;
+  if (inc && ctx.app.classes.knowsAll(className, typesOf(w.parsed.ops))) {
+    const target = { className, objectId, field: inc.field, rowTests: w.rowTests };
+    const alone = async () => (await commitAlone(ctx, className, objectId, w, needs)).result;
+    return { result: await incrementTogether(ctx.app.db, target, inc.amount, alone) };
+  }
+  return commitAlone(ctx, className, objectId, w, needs);
+}
+
+/** One update's own statement (a transaction when fields are new or relations change). */
+async function commitAlone(ctx: RequestContext, className: string, objectId: string, w: CheckedUpdate, needs: WriteNeeds): Promise<Committed<Updated>> {
   const { db, classes } = ctx.app;
   const { parsed } = w;
   const types = typesOf(parsed.ops);
