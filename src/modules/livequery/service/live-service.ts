@@ -38,6 +38,7 @@ export class LiveQueryService {
   private readonly clients = new Map<string, Set<ClientLink>>();
   private outgoing: { matched: Promise<Push[]>; done: () => void }[] = [];
   private flushing: Promise<void> | undefined;
+  private broadcasting: Promise<void> = Promise.resolve();
   private acks: { subscriptionId: string; seq: string }[] = [];
   private ackTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
@@ -67,6 +68,7 @@ export class LiveQueryService {
     if (this.leaseTimer) clearTimeout(this.leaseTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
     await this.flushing;
+    await this.broadcasting;
     await this.flushAcks().catch(() => {});
     await dropProcess(this.app, this.processId).catch((err: unknown) => this.logger.warn({ err }, 'livequery: giving up the lease failed'));
   }
@@ -83,7 +85,8 @@ export class LiveQueryService {
    * storing and sending go through one queue in commit order, and whatever queued up while the
    * previous round was being stored is stored in one statement and one notification (so the
    * queue keeps up with bursts instead of paying three round trips per write). Resolves once
-   * this write's pushes are sent.
+   * this write's pushes are sent to this process's clients (the notification to the other
+   * processes may still be on its way).
    */
   publish(change: ObjectChange): Promise<void> {
     if (this.stopped || !this.registry.watches(change.className)) return Promise.resolve();
@@ -105,7 +108,9 @@ export class LiveQueryService {
         if (pushes.length > 0) {
           const stored = await storeEvents(this.app, pushes);
           this.deliver(stored);
-          await this.broadcast(stored);
+          // The other processes' copy goes out in commit order, without holding up the next
+          // round's insert (a round then costs one round trip, not two).
+          this.broadcasting = this.broadcasting.then(() => this.broadcast(stored)).catch((err: unknown) => this.logger.error({ err }, 'livequery: sending pushes to the other processes failed'));
         }
       } catch (err) {
         this.logger.error({ err }, 'livequery: storing or sending pushes failed');
