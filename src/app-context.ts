@@ -1,3 +1,4 @@
+import type { AppScope } from './app-scope.ts';
 import type { AppKeys } from './auth/app-keys.ts';
 import type { CloudCode } from './cloud/cloud-code.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -20,8 +21,13 @@ export interface AppContext {
   readonly masterSignWindowMs: number;
   /** Extensions of the write pipeline (hooks, LiveQuery...): docs/architecture.md. */
   readonly writes: WriteExtensions<RequestContext>;
-  /** Current settings; refreshed by the settings use-case when changed. */
-  settings: AppSettings;
+  /**
+   * This process's state of the app, with its lifetime (openApp -> closeApp): slots of per-app
+   * state, the settings snapshot and its changes (src/app-scope.ts).
+   */
+  readonly scope: AppScope;
+  /** Current settings: `scope.settings`, an immutable snapshot replaced whole on a change. */
+  readonly settings: AppSettings;
   /** Outgoing mail (LARDER_SMTP_URL); absent when not configured. */
   mailer?: Mailer;
   /** Sender of SMS codes (LARDER_SMS_SENDER); absent when not configured. */

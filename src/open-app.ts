@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context.ts';
+import { AppScope } from './app-scope.ts';
 import type { CloudCode } from './cloud/cloud-code.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SmsSender } from './sms/sms-sender.ts';
@@ -30,9 +31,31 @@ export async function openApp(opts: OpenAppOptions): Promise<{ app: AppContext; 
   const settings = await loadSettings(opts.db);
   const classes = new ClassRegistry(opts.db);
   await classes.load();
-  const app: AppContext = { keys, db: opts.db, classes, writes: new WriteExtensions(), settings, masterSignWindowMs: opts.masterSignWindowMs, mailer: opts.mailer, smsSender: opts.smsSender, cloud: opts.cloud };
+  const scope = new AppScope(settings);
+  const app: AppContext = {
+    keys,
+    db: opts.db,
+    classes,
+    writes: new WriteExtensions(),
+    scope,
+    get settings() {
+      return scope.settings;
+    },
+    masterSignWindowMs: opts.masterSignWindowMs,
+    mailer: opts.mailer,
+    smsSender: opts.smsSender,
+    cloud: opts.cloud,
+  };
   // Role, session, settings and class-permission changes made by other processes.
   await startInvalidationListener(app);
   await opts.cloud?.start(app);
   return { app, generatedKeys: generated, migrated };
+}
+
+/**
+ * Closes an app in this process: disposes its scope (services still running, listeners, caches),
+ * after the HTTP server closed and before the database does. Idempotent.
+ */
+export async function closeApp(app: AppContext): Promise<void> {
+  await app.scope.close();
 }

@@ -81,8 +81,8 @@ export function parseSettingsChange(change: unknown, current: AppSettings): Part
 
 /** The stored settings, read afresh (another process may have changed them). */
 export async function readSettings(app: AppState): Promise<AppSettings> {
-  app.settings = await loadSettings(app.db);
-  return app.settings;
+  app.scope.replaceSettings(await loadSettings(app.db));
+  return app.scope.settings;
 }
 
 /** Applies a validated change, stores it, and makes every process reload. */
@@ -94,7 +94,7 @@ export async function changeSettings(app: AppState, change: unknown): Promise<Ap
     const current = await loadSettings(tx);
     return saveSettings(tx, parseSettingsChange(change, current));
   });
-  app.settings = saved;
+  app.scope.replaceSettings(saved);
   await invalidateSettings(app);
   return saved;
 }

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
 import { loadSettings } from '../settings/app-settings.ts';
 import { sql } from '../sql/fragment.ts';
 import { principalCache } from './principal-cache.ts';
@@ -24,20 +25,31 @@ type Change =
 
 type Message = Change & { readonly s: string; readonly from: string };
 
-/** What invalidation touches: an app's database, class catalogue and settings (tools pass these alone). */
-export type AppState = Pick<AppContext, 'db' | 'classes' | 'settings'>;
+/** What invalidation touches: an app's database, class catalogue and scope (settings, caches); tools pass these alone. */
+export type AppState = Pick<AppContext, 'db' | 'classes' | 'scope'>;
 
-// Per app (not per process): two apps in one process must hear each other's changes.
-const senders = new WeakMap<AppState, string>();
-const received = new WeakMap<AppState, number>();
+/**
+ * This app's side of the channel. Per app (not per process): two apps in one process must hear
+ * each other's changes, so each has its own sender id.
+ */
+interface Channel {
+  readonly sender: string;
+  /** Other processes' changes applied (tests and diagnostics). */
+  received: number;
+}
+const CHANNEL = appSlot<Channel>('invalidation.channel');
+
+function channelOf(app: AppState): Channel {
+  return app.scope.ensure(CHANNEL, () => ({ sender: randomBytes(8).toString('hex'), received: 0 }));
+}
 
 function senderId(app: AppState): string {
-  let id = senders.get(app);
-  if (!id) {
-    id = randomBytes(8).toString('hex');
-    senders.set(app, id);
-  }
-  return id;
+  return channelOf(app).sender;
+}
+
+/** Reads the stored settings and makes them the app's current snapshot. */
+async function reloadSettings(app: AppState): Promise<void> {
+  app.scope.replaceSettings(await loadSettings(app.db));
 }
 
 async function apply(app: AppState, change: Change): Promise<void> {
@@ -49,7 +61,7 @@ async function apply(app: AppState, change: Change): Promise<void> {
       principalCache(app).dropUser(change.u);
       return;
     case 'settings':
-      app.settings = await loadSettings(app.db);
+      await reloadSettings(app);
       return;
     case 'classes':
       app.classes.forgetSecurity(change.c);
@@ -61,7 +73,7 @@ async function apply(app: AppState, change: Change): Promise<void> {
 async function resetAll(app: AppState): Promise<void> {
   principalCache(app).clear();
   app.classes.forgetSecurity();
-  app.settings = await loadSettings(app.db);
+  await reloadSettings(app);
 }
 
 function parse(payload: string): Message | undefined {
@@ -96,25 +108,26 @@ async function announce(app: AppState, change: Change): Promise<void> {
  */
 export async function startInvalidationListener(app: AppState): Promise<void> {
   if (!app.db.listen) return;
-  const self = senderId(app);
+  const channel = channelOf(app);
   await app.db.listen(
     INVALIDATION_CHANNEL,
     (payload) => {
       const m = parse(payload);
-      if (!m || m.s !== app.db.schema || m.from === self) return;
-      const applied = () => received.set(app, (received.get(app) ?? 0) + 1);
+      // A closed app's caches are gone; what it hears now is for the apps still open.
+      if (!m || m.s !== app.db.schema || m.from === channel.sender || app.scope.closed) return;
+      const applied = () => void channel.received++;
       void apply(app, m).then(applied, () => {
-        principalCache(app).clear();
+        if (!app.scope.closed) principalCache(app).clear();
         applied();
       });
     },
-    () => void resetAll(app).catch(() => {}),
+    () => void (app.scope.closed ? undefined : resetAll(app).catch(() => {})),
   );
 }
 
 /** Number of other processes' changes this app has applied (tests and diagnostics). */
 export function invalidationsReceived(app: AppState): number {
-  return received.get(app) ?? 0;
+  return app.scope.get(CHANNEL)?.received ?? 0;
 }
 
 /** A user's session token rotated or the user was deleted: its cached sessions go, everywhere. */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AppScope } from '../app-scope.ts';
+import { defaultSettings } from '../settings/app-settings.ts';
 import { MAX_CACHED_SESSIONS, PRINCIPAL_TTL_MS, PrincipalCache, principalCache } from './principal-cache.ts';
 
 const alice = { master: false, userId: 'alice', readers: ['*', 'alice', 'role:A'] };
@@ -48,9 +50,9 @@ test('anonymous principals are never cached; the size is bounded', () => {
   assert.deepEqual(c.get(`t${MAX_CACHED_SESSIONS}`), bob);
 });
 
-test('one cache per app object', () => {
-  const a = {};
-  const b = {};
+test('one cache per app scope', () => {
+  const a = { scope: new AppScope(defaultSettings()) };
+  const b = { scope: new AppScope(defaultSettings()) };
   assert.equal(principalCache(a), principalCache(a));
   assert.notEqual(principalCache(a), principalCache(b));
 });

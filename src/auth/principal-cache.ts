@@ -1,4 +1,5 @@
 import type { Principal } from '../app-context.ts';
+import { appSlot, type AppScope } from '../app-scope.ts';
 
 /**
  * How long a resolved session may be served from memory without a notification. Invalidation
@@ -80,14 +81,9 @@ export class PrincipalCache {
   }
 }
 
-const caches = new WeakMap<object, PrincipalCache>();
+const PRINCIPALS = appSlot<PrincipalCache>('auth.principals');
 
-/** The principal cache of an app (made on first use; lives as long as the app). */
-export function principalCache(app: object): PrincipalCache {
-  let c = caches.get(app);
-  if (!c) {
-    c = new PrincipalCache();
-    caches.set(app, c);
-  }
-  return c;
+/** The principal cache of an app (made on first use; lives as long as the app's scope). */
+export function principalCache(app: { readonly scope: AppScope }): PrincipalCache {
+  return app.scope.ensure(PRINCIPALS, () => new PrincipalCache());
 }

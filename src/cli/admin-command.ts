@@ -1,3 +1,4 @@
+import { AppScope } from '../app-scope.ts';
 import type { AppState } from '../auth/cache-invalidation.ts';
 import { getClassPermissions, getDefaultAcl, setClassPermissions, setDefaultAcl } from '../auth/class-security-admin.ts';
 import type { Config } from '../config.ts';
@@ -102,7 +103,7 @@ export async function adminCommand(config: Config, command: string, args: string
   await withCommandDatabase({ ...config, poolSize: 2 }, async (db) => {
     const classes = new ClassRegistry(db);
     await classes.load();
-    const app: AppState = { db, classes, settings: await loadSettings(db) };
+    const app: AppState = { db, classes, scope: new AppScope(await loadSettings(db)) };
     print(JSON.stringify(await run(app, cmd), null, 2));
   });
 }

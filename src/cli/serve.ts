@@ -200,7 +200,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
   await checkSettings(config);
   const policy = httpPolicyFromConfig(config);
   if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
-  const [{ createApp }, { modulesFromConfig }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp }] = await Promise.all([
+  const [{ createApp }, { modulesFromConfig }, { mailerFromConfig }, { smsSenderFromConfig }, { openApp, closeApp }] = await Promise.all([
     import('../app.ts'),
     import('../modules/index.ts'),
     import('../mail/mailer.ts'),
@@ -254,6 +254,8 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       await app.mailer?.idle();
       app.mailer?.close();
       if (adminDir) removeAdminFile(adminDir);
+      stage = 'closing the app'; // what the server did not stop: services, listeners, caches
+      await closeApp(app);
       stage = 'closing the database';
       await db.close();
       lock?.release();

@@ -9,6 +9,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { nowOf, type AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
 import { isApiError } from '../errors/api-error.ts';
 import type { Logger } from '../log.ts';
 import { breakLease, claimJob, expiredJobs, failJob, jobsWithFiles, leasedJobs, markExpired, purgeOldJobs, renewLease, type ExportJobRow } from './export-jobs.ts';
@@ -26,13 +27,13 @@ const ORPHAN_AGE_MS = 60 * 60 * 1000;
 const KEEP_ENDED_DAYS = 30;
 const JOB_FILE = /^([A-Za-z0-9]{48})\.(?:tar\.gz|tar\.gz\.part|work)$/;
 
-const workers = new WeakMap<AppContext, ExportWorker>();
-/** Lease owners of the runners alive in this process. */
+const WORKER = appSlot<ExportWorker>('export.worker');
+/** Lease owners of the runners alive in this process (process-wide: a lease names a process). */
 const liveOwners = new Set<string>();
 
 /** The runner serving `app` in this process, if one is mounted. */
 export function workerOf(app: AppContext): ExportWorker | undefined {
-  return workers.get(app);
+  return app.scope.get(WORKER);
 }
 
 
@@ -68,7 +69,8 @@ export class ExportWorker {
 
   /** Starts polling; jobs left by dead runners on this host are taken over at once. */
   async start(): Promise<void> {
-    workers.set(this.app, this);
+    // Stopped by the server's close (mountExport), or by closeApp if that never came.
+    this.app.scope.put(WORKER, this, () => this.stop());
     liveOwners.add(this.owner);
     for (const j of await leasedJobs(this.app.db)) {
       if (deadOwner(j.lease_owner)) await breakLease(this.app.db, j.id, j.lease_owner);
@@ -94,7 +96,7 @@ export class ExportWorker {
     this.controller?.abort();
     await this.current;
     liveOwners.delete(this.owner);
-    if (workers.get(this.app) === this) workers.delete(this.app);
+    this.app.scope.release(WORKER, this);
   }
 
   private async tick(): Promise<void> {

@@ -26,7 +26,7 @@
  *   statements of at most BATCH_ROWS rows. Call `announceImported` once at the end so running
  *   servers drop cached sessions and role memberships.
  */
-import type { AppSettings } from '../settings/app-settings.ts';
+import { AppScope } from '../app-scope.ts';
 import { loadSettings } from '../settings/app-settings.ts';
 import { invalidateRoles } from '../auth/cache-invalidation.ts';
 import { checkClassName } from '../model/names.ts';
@@ -135,6 +135,7 @@ export async function writeObjects(
  * so cached sessions and role memberships are read afresh. Call once when a migration ends.
  */
 export async function announceImported(target: ImportTarget): Promise<void> {
-  const settings: AppSettings = await loadSettings(target.db);
-  await invalidateRoles({ db: target.db, classes: target.classes, settings });
+  // A scope of its own: this tool is not an open app, it only announces on the app's channel.
+  const scope = new AppScope(await loadSettings(target.db));
+  await invalidateRoles({ db: target.db, classes: target.classes, scope });
 }

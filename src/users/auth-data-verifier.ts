@@ -7,6 +7,7 @@
  * See docs/users.md.
  */
 import type { AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { AuthEntry } from './auth-data.ts';
 
@@ -17,22 +18,18 @@ export interface AuthDataVerifier {
 }
 
 // Per app, not per process: two apps in one process may trust different platforms.
-const registries = new WeakMap<AppContext, Map<string, AuthDataVerifier>>();
+const VERIFIERS = appSlot<Map<string, AuthDataVerifier>>('users.authDataVerifiers');
 
 /** Registers (or, with undefined, removes) the verifier of one platform for an app. */
 export function setAuthDataVerifier(app: AppContext, platform: string, verifier: AuthDataVerifier | undefined): void {
-  let reg = registries.get(app);
-  if (!reg) {
-    reg = new Map();
-    registries.set(app, reg);
-  }
+  const reg = app.scope.ensure(VERIFIERS, () => new Map());
   if (verifier) reg.set(platform, verifier);
   else reg.delete(platform);
 }
 
 /** Runs the registered verifiers of the given entries; platforms without one pass. */
 export async function verifyAuthData(app: AppContext, entries: readonly AuthEntry[]): Promise<void> {
-  const reg = registries.get(app);
+  const reg = app.scope.get(VERIFIERS);
   if (!reg) return;
   for (const entry of entries) {
     const verifier = reg.get(entry.platform);

@@ -23,12 +23,12 @@ forEachEngineWithSdk('e2e email and sms', (h) => {
   beforeEach(async () => {
     sms = new CapturingSmsSender();
     h().app.smsSender = sms;
-    h().app.settings.emailVerification = false;
+    h().app.scope.replaceSettings({ ...h().app.settings, emailVerification: false });
     await AV.User.logOut();
   });
 
   test('AV.User.requestEmailVerify: the mailed link verifies the address', async () => {
-    h().app.settings.emailVerification = true;
+    h().app.scope.replaceSettings({ ...h().app.settings, emailVerification: true });
     const email = `${name()}@example.test`;
     const user = new AV.User();
     user.setUsername(name());

@@ -86,12 +86,12 @@ forEachEngine('query parameters over HTTP', (h) => {
     assert.equal(res.body.results[0].ACL, undefined);
     const master = await find('Book', { returnACL: 'true', limit: 1 }, true);
     assert.deepEqual(master.body.results[0].ACL, { '*': { read: true, write: true } });
-    h().app.settings = { ...h().app.settings, includeACLInQueries: true };
+    h().app.scope.replaceSettings({ ...h().app.settings, includeACLInQueries: true });
     try {
       const on = await find('Book', { returnACL: 'true', limit: 1 });
       assert.deepEqual(on.body.results[0].ACL, { '*': { read: true, write: true } });
     } finally {
-      h().app.settings = { ...h().app.settings, includeACLInQueries: false };
+      h().app.scope.replaceSettings({ ...h().app.settings, includeACLInQueries: false });
     }
   });
 

@@ -11,7 +11,7 @@
  * Every transition is one conditional UPDATE (compare-and-set on `state`), so two processes
  * never both win: two concurrent PUTs of one token, or a delete racing an upload.
  */
-import { sql, type Database, type Queryable } from '../../module-api/data.ts';
+import { moduleTables, sql, type Database, type Queryable } from '../../module-api/data.ts';
 
 /** Upload states (see above). */
 export type FileState = 'pending' | 'uploading' | 'committed' | 'deleting';
@@ -57,21 +57,8 @@ const TABLE = [
      updated_at timestamptz NOT NULL DEFAULT now())`,
 ];
 
-const ready = new WeakMap<Database, Promise<void>>();
-
 /** Creates the module's tables once per database handle (advisory lock: processes start together). */
-export function ensureFileTables(db: Database): Promise<void> {
-  let p = ready.get(db);
-  if (!p) {
-    p = db.transaction(async (tx) => {
-      await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${'larder.files.tables.' + db.schema}))`);
-      for (const s of TABLE) await tx.query(s);
-    });
-    p.catch(() => ready.delete(db));
-    ready.set(db, p);
-  }
-  return p;
-}
+export const ensureFileTables: (db: Database) => Promise<void> = moduleTables('files', TABLE);
 
 /** A new file whose bytes are still to come. */
 export interface PendingFile {

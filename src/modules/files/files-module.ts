@@ -14,7 +14,7 @@ import { createFileToken } from './file-tokens.ts';
 import { fileCallback } from './file-callback.ts';
 import { mountFilesHttp } from './files-http.ts';
 import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
-import { registerFilesService, type FilesService } from './files-service.ts';
+import { dropFilesService, registerFilesService, type FilesService } from './files-service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
 import { thumbnailRoot } from './thumbnail.ts';
 import { openFileStore } from './files-cli.ts';
@@ -104,6 +104,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
       });
       server.addHook('onClose', async () => {
         unregister();
+        dropFilesService(running);
         clearInterval(timer);
         await pass;
         await store.close();

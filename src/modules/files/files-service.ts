@@ -1,3 +1,4 @@
+import { appSlot } from '../../module-api/app-state.ts';
 import type { AppContext } from '../../module-api/context.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { FilesOptions } from './files-options.ts';
@@ -30,14 +31,20 @@ export function newBlobLocation(svc: FilesService, key: string): string {
   return svc.store.kind === 'local' ? randomId(32) : key;
 }
 
-const services = new WeakMap<AppContext, FilesService>();
+// One service per app (not per process): two apps in one process (tests) stay apart.
+const SERVICE = appSlot<FilesService>('files.service');
 
 /** Registers the running service of an app (the module's mount). */
 export function registerFilesService(svc: FilesService): void {
-  services.set(svc.app, svc);
+  svc.app.scope.put(SERVICE, svc);
+}
+
+/** Forgets the app's service (server closed: the mount closed its store itself). */
+export function dropFilesService(svc: FilesService): void {
+  svc.app.scope.release(SERVICE, svc);
 }
 
 /** The running file service of an app, if the files module is mounted (CLI tools, tests). */
 export function filesServiceOf(app: AppContext): FilesService | undefined {
-  return services.get(app);
+  return app.scope.get(SERVICE);
 }

@@ -37,7 +37,7 @@ export function liveQueryModule(options: LiveQueryModuleOptions = {}): LarderMod
       server.addHook('preClose', async () => socket.closeAll());
       server.addHook('onClose', async () => {
         unregister();
-        dropLiveQuery(app);
+        dropLiveQuery(app, service);
         await service.stop();
       });
     },

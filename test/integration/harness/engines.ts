@@ -7,7 +7,7 @@ import { createApp } from '../../../src/app.ts';
 import type { HttpPolicy } from '../../../src/http/http-policy.ts';
 import { defaultModules, type ModuleOptions } from '../../../src/modules/index.ts';
 import { createLogger } from '../../../src/log.ts';
-import { openApp } from '../../../src/open-app.ts';
+import { closeApp, openApp } from '../../../src/open-app.ts';
 import type { Database } from '../../../src/storage/database.ts';
 import { openDatabase } from '../../../src/storage/open-database.ts';
 import { TestClient } from './client.ts';
@@ -91,6 +91,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     },
     async stop() {
       await server.close();
+      await closeApp(app);
       if (engine === 'postgres' && ownsSchema) await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       if (ownsDb) await db.close();
     },

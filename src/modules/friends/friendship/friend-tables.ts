@@ -1,5 +1,6 @@
+import { appSlot } from '../../../module-api/app-state.ts';
 import type { AppContext } from '../../../module-api/context.ts';
-import { ident, sql, type Sql, indexName, type Database, type Queryable } from '../../../module-api/data.ts';
+import { ident, sql, type Sql, indexName, type Queryable } from '../../../module-api/data.ts';
 
 /** The classes of both friend models (§7.1), plus the block list. */
 export const FOLLOWEE = '_Followee';
@@ -63,9 +64,9 @@ async function allPresent(app: AppContext): Promise<boolean> {
   return n === INDEX_NAMES.length;
 }
 
-// One creation per database and process, not one per request. It is redone when a friend class
-// has left the registry cache since (e.g. dropped through DELETE /1.1/schemas by the master key).
-const ready = new WeakMap<Database, { promise: Promise<void>; done: boolean }>();
+// One creation per app and process, not one per request. It is redone when a friend class has
+// left the registry cache since (e.g. dropped through DELETE /1.1/schemas by the master key).
+const READY = appSlot<{ promise: Promise<void>; done: boolean }>('friends.tables');
 
 /**
  * Creates the friend classes (table, catalogue row) and their indexes when first used. Runs in
@@ -73,7 +74,7 @@ const ready = new WeakMap<Database, { promise: Promise<void>; done: boolean }>()
  * transaction; IF NOT EXISTS and an advisory lock make it safe across processes.
  */
 export function ensureFriendTables(app: AppContext): Promise<void> {
-  const have = ready.get(app.db);
+  const have = app.scope.get(READY);
   if (have && (!have.done || FRIEND_CLASSES.every((c) => app.classes.cached(c)))) return have.promise;
   const state = { promise: Promise.resolve(), done: false };
   state.promise = allPresent(app)
@@ -94,8 +95,8 @@ export function ensureFriendTables(app: AppContext): Promise<void> {
       }
       state.done = true;
     });
-  state.promise.catch(() => ready.delete(app.db));
-  ready.set(app.db, state);
+  state.promise.catch(() => app.scope.release(READY, state));
+  app.scope.put(READY, state);
   return state.promise;
 }
 

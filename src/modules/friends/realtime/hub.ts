@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { appSlot } from '../../../module-api/app-state.ts';
 import type { AppContext } from '../../../module-api/context.ts';
 
 /** What the hub needs of a connection: send a text frame, and know whether it is still open. */
@@ -69,21 +70,21 @@ export class Hub {
 }
 
 // One hub per app (not per process): two apps in one process (tests) keep their users apart.
-const hubs = new WeakMap<AppContext, Hub>();
+const HUB = appSlot<Hub>('friends.hub');
 
 /** The app's hub in this process, once the realtime endpoint is mounted; undefined before. */
 export function hubOf(app: AppContext): Hub | undefined {
-  return hubs.get(app);
+  return app.scope.get(HUB);
 }
 
 /** Creates the app's hub (mount.ts). */
 export function createHub(app: AppContext): Hub {
   const hub = new Hub();
-  hubs.set(app, hub);
+  app.scope.put(HUB, hub);
   return hub;
 }
 
 /** Forgets the app's hub (server closed). */
-export function dropHub(app: AppContext): void {
-  hubs.delete(app);
+export function dropHub(app: AppContext, hub: Hub): void {
+  app.scope.release(HUB, hub);
 }

@@ -178,7 +178,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
   server.addHook('onClose', async () => {
     await activation?.catch(() => {});
     if (done.tracker) await tracker.stop();
-    dropHub(app);
+    dropHub(app, hub);
     wss.close();
   });
 }
