@@ -27,6 +27,20 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/(app|main)\\.ts$', '^src/cli/', '\\.test\\.ts$'] },
       to: { path: '^src/modules/index\\.ts$' },
     },
+    {
+      name: 'planner-only-through-its-index',
+      comment: 'Outside src/plan/ the planner is used through src/plan/index.ts only: its ACL clauses, field policy and inner-query permissions are not composed by callers.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/plan/', '\\.test\\.ts$'] },
+      to: { path: '^src/plan/', pathNot: '^src/plan/index\\.ts$' },
+    },
+    {
+      name: 'acl-clause-only-in-planner',
+      comment: 'The read-ACL clause (query/sql/compile-subquery.ts) is used by the where compiler and the planner only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/plan/', '^src/query/', '\\.test\\.ts$'] },
+      to: { path: '^src/query/sql/compile-subquery\\.ts$' },
+    },
   ],
   options: {
     parser: 'swc',

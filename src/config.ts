@@ -147,9 +147,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string>
   }
   const logLevel = String(values.logLevel);
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`LARDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(String(values.dbSchema))) throw new ConfigError('LARDER_DB_SCHEMA must be a plain identifier');
+  if (!isSchemaName(String(values.dbSchema))) throw new ConfigError('LARDER_DB_SCHEMA must be a plain identifier');
   // Every key of the table got its default, a file, environment or flag value, coerced to its kind.
   return values as Config;
+}
+
+/** A PostgreSQL schema name Larder accepts (LARDER_DB_SCHEMA, `larder backup move --to-schema`). */
+export function isSchemaName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(name);
 }
 
 /**

@@ -5,7 +5,7 @@
  * take the data-dir lock, so the server must be stopped first.
  */
 import { resolve } from 'node:path';
-import { loadConfig, SETTINGS, type Config } from '../config.ts';
+import { isSchemaName, loadConfig, SETTINGS, type Config } from '../config.ts';
 import { moveApp } from '../backup/move-app.ts';
 import { restoreBackup } from '../backup/read-backup.ts';
 import { writeBackup } from '../backup/write-backup.ts';
@@ -77,7 +77,7 @@ export async function backupCommand(command: 'backup' | 'restore' | 'move', argv
     if (!/^postgres(ql)?:\/\//.test(to)) throw new CommandError('--to must be a postgres:// URL');
     if (config.databaseUrl && config.databaseUrl === to) throw new CommandError('--to names the database the app is already in');
     const schema = toSchema ?? config.dbSchema;
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(schema)) throw new CommandError('--to-schema must be a plain identifier');
+    if (!isSchemaName(schema)) throw new CommandError('--to-schema must be a plain identifier');
     const target = await openDatabase({ databaseUrl: to, schema, poolSize: 2, statementTimeoutMs: 0 });
     try {
       const copied = await withDatabase(cfg, (db) => moveApp(db, target));

@@ -6,11 +6,11 @@
  * Union entries are stored under `_<platform>_unionid: {uid}` and bind under that key.
  */
 import { isPlainObject } from '../model/plain-object.ts';
-import { ANONYMOUS, MAX_UID_LENGTH } from '../users/auth-data.ts';
+import { ANONYMOUS, isPlatformName, MAX_UID_LENGTH } from '../users/auth-data.ts';
 import type { Binding } from '../users/auth-bindings.ts';
 
-const PLATFORM = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const UNION_KEY = /^_[A-Za-z][A-Za-z0-9_]{0,63}_unionid$/;
+/** `_<platform>_unionid`: the binding key of a union entry (src/users/auth-data.ts). */
+const UNION_KEY = /^_([A-Za-z0-9_]+)_unionid$/;
 
 function idOf(platform: string, entry: Record<string, unknown>): string | undefined {
   const v = platform === ANONYMOUS ? entry.id : entry.uid !== undefined ? entry.uid : entry.openid;
@@ -23,12 +23,12 @@ export function importBindings(authData: unknown): Binding[] {
   const out: Binding[] = [];
   for (const [key, entry] of Object.entries(authData)) {
     if (!isPlainObject(entry)) continue;
-    if (UNION_KEY.test(key)) {
+    if (isPlatformName(UNION_KEY.exec(key)?.[1] ?? '')) {
       const uid = entry.uid;
       if (typeof uid === 'string' && uid !== '' && uid.length <= MAX_UID_LENGTH) out.push({ platform: key, uid });
       continue;
     }
-    if (!PLATFORM.test(key)) continue;
+    if (!isPlatformName(key)) continue;
     const uid = idOf(key, entry);
     if (uid !== undefined) out.push({ platform: key, uid });
   }

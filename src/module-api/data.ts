@@ -13,6 +13,6 @@ export { isValidObjectId, newObjectId } from '../model/object-id.ts';
 export { toIso } from '../objects/timestamps.ts';
 export { permsOf, type Acl } from '../model/acl.ts';
 export type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
-export { checkClassName } from '../model/names.ts';
+export { checkClassName, isFieldReference } from '../model/names.ts';
 export { FILE_CLASS } from '../files/file-class.ts';
 export { guessMimeType } from '../files/mime-type.ts';

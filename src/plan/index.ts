@@ -7,5 +7,7 @@ export { accessOf, type Access } from './read-access.ts';
 export { checkConditionFields, droppedFrom, fieldView, type FieldView } from './field-policy.ts';
 export { innerQueryClasses } from './inner-queries.ts';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
-export { planWrite, writableRow, writeTest, type WritePlan, type WriteRequest } from './plan-write.ts';
+export { planWrite, writableRow, type WritePlan, type WriteRequest } from './plan-write.ts';
 export { selectById, selectByIds } from './plan-rows.ts';
+export { planMatch } from './plan-match.ts';
+export { unpushedFields } from './push-view.ts';

@@ -5,7 +5,7 @@
  * write's 200-or-305 can never reveal what a find would not.
  */
 import type { ClassSchema } from '../model/class-schema.ts';
-import { ident, sql, type Sql } from '../sql/fragment.ts';
+import { ident, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
 import { writeAcl } from './acl.ts';
 import { planQuery } from './plan-query.ts';
 import type { Access } from './read-access.ts';
@@ -37,12 +37,12 @@ export async function planWrite(access: Access, schema: ClassSchema, w: WriteReq
   return { writable, matches: w.ignoreRowAcl ? plan.whereOnly : plan.filter };
 }
 
-/** The caller's write-ACL test of a row (TRUE for the master key). */
-export function writeTest(access: Access): Sql {
-  return writeAcl(access.readers);
-}
-
-/** The write-ACL test of one row (why a write touched nothing: write-outcome.ts). */
-export function writableRow(access: Access, className: string, objectId: string): Sql {
-  return sql`SELECT ${writeAcl(access.readers)} AS writable FROM ${ident(className)} WHERE "objectId" = ${objectId}`;
+/**
+ * The caller's write-ACL test of one row (`writable`), with some of its stored text fields by
+ * name (the same names as columns): why a write touched nothing (write-outcome.ts), whether a
+ * role's name may be judged (update-role.ts). No row: no such object.
+ */
+export function writableRow(access: Access, className: string, objectId: string, textFields: readonly string[] = []): Sql {
+  const fields = textFields.map((f) => sql`data->>${jsonKey(f)} AS ${ident(f)}, `);
+  return sql`SELECT ${join(fields, ' ')}${writeAcl(access.readers)} AS writable FROM ${ident(className)} WHERE "objectId" = ${objectId}`;
 }

@@ -4,8 +4,7 @@ import { checkClassPermission } from '../auth/class-permissions.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 import { updateObject, type Updated, type UpdateOptions } from '../objects/update-object.ts';
-import { accessOf, writeTest } from '../plan/index.ts';
-import { sql } from '../sql/fragment.ts';
+import { accessOf, writableRow } from '../plan/index.ts';
 import { ROLE_CLASS } from './create-role.ts';
 import { parseRoleBody } from './role-body.ts';
 
@@ -18,9 +17,7 @@ async function dropUnchangedName(ctx: RequestContext, objectId: string, body: Re
   if (!Object.hasOwn(body, 'name')) return body;
   const { name, ...rest } = body;
   const access = await accessOf(ctx);
-  const rows = await ctx.app.db.query<{ name: string | null; writable: boolean }>(
-    sql`SELECT data->>'name' AS name, ${writeTest(access)} AS writable FROM "_Role" WHERE "objectId" = ${objectId}`,
-  );
+  const rows = await ctx.app.db.query<{ name: string | null; writable: boolean }>(writableRow(access, ROLE_CLASS, objectId, ['name']));
   if (rows[0]?.writable && rows[0].name !== name) {
     throw new ApiError('readOnlyKey', "A role's name cannot be changed once the role is saved.");
   }

@@ -63,9 +63,14 @@ function bad(message: string): ApiError {
   return new ApiError('badRequest', message);
 }
 
+/** True for a platform name (a key under authData); imports use the same rule. */
+export function isPlatformName(name: string): boolean {
+  return PLATFORM_NAME.test(name) && !PROTOTYPE_KEYS.has(name);
+}
+
 /** Validates a platform name (the key under authData). */
 export function checkPlatform(name: string): string {
-  if (!PLATFORM_NAME.test(name) || PROTOTYPE_KEYS.has(name)) {
+  if (!isPlatformName(name)) {
     throw bad(`Invalid authData platform ${JSON.stringify(name.slice(0, 64))}: letters, digits and underscore, starting with a letter.`);
   }
   return name;

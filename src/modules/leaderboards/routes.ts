@@ -7,7 +7,7 @@
 import type { RequestContext } from '../../module-api/context.ts';
 import { ApiError } from '../../module-api/errors.ts';
 import { includeParam, flag, text, ok, type ApiRequest, type QueryParams, type Route } from '../../module-api/http.ts';
-import { isPlainObject, isValidObjectId, sql } from '../../module-api/data.ts';
+import { isFieldReference, isPlainObject, isValidObjectId, sql } from '../../module-api/data.ts';
 import { parseSkip } from '../../module-api/reads.ts';
 import { listArchives } from './archives.ts';
 import { checkStatisticName, choice, DEFAULTS, INTERVALS, ORDERS, UPDATE_STRATEGIES } from './leaderboard-rules.ts';
@@ -15,7 +15,6 @@ import { boardJson, changeBoard, createBoard, deleteBoard, readBoard, resetBoard
 import { DEFAULT_RANK_LIMIT, MAX_RANK_LIMIT, rankings, type RankQuery } from './rankings.ts';
 import { deleteStatistics, getStatistics, parseStatistics, updateStatistics } from './statistics.ts';
 
-const USER_KEY = /^[A-Za-z0-9_]{1,128}$/;
 /** Most names in one comma-separated list parameter. */
 const MAX_LIST = 100;
 
@@ -33,7 +32,7 @@ function list(q: QueryParams, name: string, check: (s: string) => string): strin
 }
 
 function userKey(k: string): string {
-  if (!USER_KEY.test(k)) throw new ApiError('invalidKeyName', `Invalid user key ${JSON.stringify(k.slice(0, 80))} in selectUserKeys.`);
+  if (!isFieldReference(k)) throw new ApiError('invalidKeyName', `Invalid user key ${JSON.stringify(k.slice(0, 80))} in selectUserKeys.`);
   return k;
 }
 

@@ -11,7 +11,7 @@
  */
 import type { RequestContext } from '../../module-api/context.ts';
 import { ApiError } from '../../module-api/errors.ts';
-import { isPlainObject, isValidObjectId, checkClassName, sql } from '../../module-api/data.ts';
+import { isFieldReference, isPlainObject, isValidObjectId, checkClassName, sql } from '../../module-api/data.ts';
 import { findObjects, parseLimit, parseSkip } from '../../module-api/reads.ts';
 
 /** Most users one `$in` of a private status may name. */
@@ -54,7 +54,7 @@ export async function audienceOf(ctx: RequestContext, query: unknown, senderId: 
     }
   }
   const key = typeof query.keys === 'string' ? query.keys.split(',')[0].trim() : '';
-  if (className !== '_User' && !/^[A-Za-z0-9_]{1,128}$/.test(key)) badQuery(`keys must name the field of ${className} that points to the recipients`);
+  if (className !== '_User' && !isFieldReference(key)) badQuery(`keys must name the field of ${className} that points to the recipients`);
   const found = await findObjects(ctx, className, {
     where: query.where,
     limit: parseLimit(query.limit),
