@@ -109,7 +109,7 @@ async function announce(app: AppState, change: Change): Promise<void> {
 export async function startInvalidationListener(app: AppState): Promise<void> {
   if (!app.db.listen) return;
   const channel = channelOf(app);
-  await app.db.listen(
+  const unlisten = await app.db.listen(
     INVALIDATION_CHANNEL,
     (payload) => {
       const m = parse(payload);
@@ -123,6 +123,8 @@ export async function startInvalidationListener(app: AppState): Promise<void> {
     },
     () => void (app.scope.closed ? undefined : resetAll(app).catch(() => {})),
   );
+  // On PostgreSQL a connection of its own: released with the app, not only with the database.
+  app.scope.onClose(unlisten);
 }
 
 /** Number of other processes' changes this app has applied (tests and diagnostics). */
@@ -154,15 +156,17 @@ export async function invalidateClassSecurity(app: AppState, className?: string)
  * Calls `onUser` whenever any process, this one included, invalidates the sessions of a user of
  * this app (token rotated, user deleted). For holders of long-lived connections (module
  * WebSockets) that must recheck a session; the message format stays private to this file.
+ * Watches until the app closes.
  */
 export async function watchSessionInvalidations(app: AppState, onUser: (userId: string) => void): Promise<void> {
   if (!app.db.listen) return;
-  await app.db.listen(
+  const unlisten = await app.db.listen(
     INVALIDATION_CHANNEL,
     (payload) => {
       const m = parse(payload);
-      if (m?.k === 'sessions' && m.s === app.db.schema) onUser(m.u);
+      if (m?.k === 'sessions' && m.s === app.db.schema && !app.scope.closed) onUser(m.u);
     },
     () => {},
   );
+  app.scope.onClose(unlisten);
 }

@@ -24,10 +24,11 @@ export interface Database extends Queryable {
   /**
    * Calls `onMessage` with the payload of every notification on `channel` (`pg_notify`): LISTEN
    * on a dedicated connection that reconnects on PostgreSQL, in-process on PGlite. `onReset`
-   * runs after a reconnect, when notifications may have been missed. Stopped by close().
+   * runs after a reconnect, when notifications may have been missed. Stopped by close(), or
+   * alone by the function it resolves to (an app closing while the database stays open).
    * Optional so that wrapping handles (recorders in tools) need not implement it.
    */
-  listen?(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
+  listen?(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
   /** Closes connections; idempotent. */
   close(): Promise<void>;
   /** The connection pool's use now (PostgreSQL; undefined once closed), for /metrics. */

@@ -252,17 +252,23 @@ export class PgliteHost {
   }
 
   /** Forwards notifications of `channel`; `onReset` runs after a restart (some may be lost). */
-  async listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void> {
+  async listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<() => Promise<void>> {
     const release = await this.lock();
+    const listener = { channel, onMessage, onReset };
     try {
       // The worker listens once per channel and the host hands each notification to every
       // listener of it (two apps on one engine, as two processes on PostgreSQL).
       if (!this.listeners.some((l) => l.channel === channel)) await this.call({ id: 0, op: 'listen', channel }, this.generation, false);
       // Registered after the worker listens: a restart from now on listens again.
-      this.listeners.push({ channel, onMessage, onReset });
+      this.listeners.push(listener);
     } finally {
       release();
     }
+    // The worker keeps listening (a cheap in-process subscription); this listener hears no more.
+    return async () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   /**

@@ -101,7 +101,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       await pool.query('SELECT 1');
     },
     async listen(channel, onMessage, onReset) {
-      listeners.push(await startPgListener({ url: opts.url, channel, onMessage, onReset }));
+      const listener = await startPgListener({ url: opts.url, channel, onMessage, onReset });
+      listeners.push(listener);
+      return async () => {
+        const i = listeners.indexOf(listener);
+        if (i >= 0) listeners.splice(i, 1);
+        await listener.close();
+      };
     },
     async close() {
       if (closed) return;
