@@ -10,6 +10,8 @@
  * Whenever the group's UPDATE changes no row or PostgreSQL refuses a value (type, range), nothing
  * was written and each caller runs alone, so it gets exactly the answer it would have got alone.
  */
+import type { AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, jsonKey, sql } from '../sql/fragment.ts';
 import type { Database } from '../storage/database.ts';
@@ -37,7 +39,8 @@ export interface IncrementTarget {
   readonly rowTests: WritePlan;
 }
 
-const queues = new WeakMap<Database, SameRowQueue<Part, Updated>>();
+/** The app's queue in this process (per app: its scope owns it, docs/architecture.md "Per-app state"). */
+const QUEUE = appSlot<SameRowQueue<Part, Updated>>('objects.incrementQueue');
 
 /** The field and amount when the body is exactly one top-level Increment and nothing else. */
 export function soleIncrement(parsed: ParsedWrite): { field: string; amount: number } | undefined {
@@ -51,12 +54,9 @@ export function soleIncrement(parsed: ParsedWrite): { field: string; amount: num
  * Runs one Increment, together with concurrent ones of the same target and row tests (same
  * caller rights), or alone through `alone` when none is in flight.
  */
-export function incrementTogether(db: Database, target: IncrementTarget, amount: number, alone: () => Promise<Updated>): Promise<Updated> {
-  let queue = queues.get(db);
-  if (!queue) {
-    queue = new SameRowQueue<Part, Updated>(MAX_GROUP);
-    queues.set(db, queue);
-  }
+export function incrementTogether(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, amount: number, alone: () => Promise<Updated>): Promise<Updated> {
+  const { db } = app;
+  const queue = app.scope.ensure(QUEUE, () => new SameRowQueue<Part, Updated>(MAX_GROUP));
   const { writable, matches } = target.rowTests;
   // Only callers whose statements would be the same but for the amount share a group.
   const key = JSON.stringify([target.className, target.objectId, target.field, writable.parts, writable.values, matches.parts, matches.values]);

@@ -102,7 +102,7 @@ async function commitUpdate(ctx: RequestContext, className: string, objectId: st
   if (inc && ctx.app.classes.knowsAll(className, typesOf(w.parsed.ops))) {
     const target = { className, objectId, field: inc.field, rowTests: w.rowTests };
     const alone = async () => (await commitAlone(ctx, className, objectId, w, needs)).result;
-    return { result: await incrementTogether(ctx.app.db, target, inc.amount, alone) };
+    return { result: await incrementTogether(ctx.app, target, inc.amount, alone) };
   }
   return commitAlone(ctx, className, objectId, w, needs);
 }

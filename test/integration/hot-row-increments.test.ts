@@ -22,7 +22,7 @@ forEachEngine('hot-row increments', (h) => {
   function holdFirst(target: IncrementTarget) {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const first = incrementTogether(h().db, target, 0, async () => {
+    const first = incrementTogether(h().app, target, 0, async () => {
       await held;
       return { updatedAt: 'held', changed: {} };
     });
@@ -37,7 +37,7 @@ forEachEngine('hot-row increments', (h) => {
     const id = await create({ n: 10 });
     const target = { className: CLASS, objectId: id, field: 'n', rowTests: master };
     const { first, release } = holdFirst(target);
-    const group = [1, 2, 3, -4].map((a) => incrementTogether(h().db, target, a, notAlone));
+    const group = [1, 2, 3, -4].map((a) => incrementTogether(h().app, target, a, notAlone));
     release();
     await first;
     const got = await Promise.all(group);
@@ -50,7 +50,7 @@ forEachEngine('hot-row increments', (h) => {
     const id = await create({ x: 0.1 });
     const target = { className: CLASS, objectId: id, field: 'x', rowTests: master };
     const { first, release } = holdFirst(target);
-    const group = [0.2, 0.1, 0.2].map((a) => incrementTogether(h().db, target, a, notAlone));
+    const group = [0.2, 0.1, 0.2].map((a) => incrementTogether(h().app, target, a, notAlone));
     release();
     await first;
     assert.deepEqual((await Promise.all(group)).map((u) => u.changed.x), [0.3, 0.4, 0.6]);
@@ -68,7 +68,7 @@ forEachEngine('hot-row increments', (h) => {
       const target = { className: CLASS, objectId, field, rowTests: master };
       const { first, release } = holdFirst(target);
       const ran: number[] = [];
-      const group = amounts.map((a) => incrementTogether(h().db, target, a, async () => {
+      const group = amounts.map((a) => incrementTogether(h().app, target, a, async () => {
         ran.push(a);
         return { updatedAt: 'alone', changed: {} };
       }));
