@@ -58,6 +58,16 @@ export const statementTimeouts = counter({
   help: 'SQL statements cancelled by LARDER_STATEMENT_TIMEOUT_MS',
 });
 
+/**
+ * Embedded engine: how long replacing a cancelled worker took (its spare starting PostgreSQL on
+ * the data directory), the time every other statement waited on top of the cancelled one.
+ */
+export const embeddedReopenSeconds = histogram({
+  name: 'larder_embedded_reopen_seconds',
+  help: 'Embedded engine: time to reopen the database after a cancelled statement, in seconds',
+  buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 5, 10],
+});
+
 /** Open WebSocket connections, by service (friends, livequery, ...). */
 export const websocketConnections = gauge({
   name: 'larder_websocket_connections',

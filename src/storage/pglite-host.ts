@@ -9,13 +9,15 @@
  * - bounds how long one statement may hold the engine while other work waits
  *   (LARDER_EMBEDDED_SLICE_MS, default 1 s): past that it is cancelled with 124 too, so one heavy
  *   query cannot stall every other request for the whole statement timeout;
- * - cancels by terminating the worker and starting a new one on the same data directory: an
- *   uncommitted transaction is rolled back by PostgreSQL's crash recovery, committed ones stay.
+ * - cancels by terminating the worker and activating a warm spare worker (pglite-spare.ts) on
+ *   the same data directory: an uncommitted transaction is rolled back by PostgreSQL's crash
+ *   recovery, committed ones stay.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.ts';
-import { driverError, type HostMessage, type WorkerError, type WorkerInit, type WorkerMessage } from './pglite-protocol.ts';
-import { pgliteWasm } from './pglite-wasm.ts';
+import { embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
+import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
+import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
 
 /** What the host needs. */
 export interface PgliteHostOptions {
@@ -44,6 +46,8 @@ interface Running {
 /** The embedded engine behind a worker thread; see the file comment. */
 export class PgliteHost {
   private worker: Worker | undefined;
+  /** The next worker, warmed while this one works (see spawn). */
+  private spare: Promise<Spare> | undefined;
   private ready: Promise<void> = Promise.resolve();
   /** Bumped by every cancellation: work of an older generation (a transaction) is void. */
   private generation = 0;
@@ -65,50 +69,46 @@ export class PgliteHost {
     await this.ready;
   }
 
-  /** True while a statement or a transaction holds the engine. */
-  get busy(): boolean {
-    return this.locked;
+  /** A spare worker (pglite-spare.ts) whose messages and death count once it is the engine. */
+  private prepare(): Promise<Spare> {
+    return prepareSpare(this.opts.dataDir, this.opts.schema, {
+      onMessage: (worker, m) => {
+        if (this.worker !== worker) return;
+        if (!('notify' in m)) return this.settle(m);
+        for (const l of this.listeners) if (l.channel === m.notify) l.onMessage(m.payload);
+      },
+      onDeath: (worker, err) => this.worker === worker && !this.closed && this.cancel('crash', err),
+    });
   }
 
-  private spawn(): void {
+  /**
+   * Opens the database in the spare worker (or a new one), once `stopping` (the cancelled
+   * worker's termination) is over: two PostgreSQL instances never share the data directory.
+   * Then warms the next spare, so that a cancellation costs only PostgreSQL's start on the data
+   * directory, not loading and instantiating PGlite (docs/security.md).
+   */
+  private spawn(stopping?: Promise<unknown>): void {
     const generation = this.generation;
-    let opened = false;
+    const spare = this.spare ?? this.prepare();
+    this.spare = undefined;
+    const t0 = performance.now();
     this.ready = (async () => {
-      const init: WorkerInit = { dataDir: this.opts.dataDir, schema: this.opts.schema, wasmModule: await pgliteWasm() };
-      // Plain JavaScript (see the worker's comment); no execArgv of the main thread (e.g. --test).
-      const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: init, execArgv: [] });
+      const { worker, opened } = await spare;
+      await stopping?.catch(() => {});
       this.worker = worker;
-      await new Promise<void>((resolve, reject) => {
-        worker.on('message', (m: WorkerMessage) => {
-          if ('ready' in m) {
-            resolve();
-          } else if ('failed' in m) {
-            reject(driverError(m.failed));
-          } else if ('notify' in m) {
-            for (const l of this.listeners) if (l.channel === m.notify) l.onMessage(m.payload);
-          } else {
-            this.settle(m);
-          }
-        });
-        // A worker that dies after opening is replaced; one that cannot open is not retried in a
-        // loop: the next statement tries again (ensureReady).
-        worker.on('error', (err) => {
-          reject(err);
-          if (opened && this.worker === worker) this.cancel('crash', err);
-        });
-        worker.on('exit', () => {
-          reject(new Error('the embedded engine stopped'));
-          if (opened && this.worker === worker && !this.closed) this.cancel('crash', new Error('the embedded engine stopped'));
-        });
-      });
-      opened = true;
+      await activateSpare({ worker, opened });
+      if (generation > 0) embeddedReopenSeconds.observe((performance.now() - t0) / 1000);
       if (generation !== this.generation) return;
       // A restarted engine listens again; what was notified meanwhile may be lost.
       for (const channel of new Set(this.listeners.map((l) => l.channel))) await this.send(worker, { id: 0, op: 'listen', channel });
       if (generation > 0) for (const l of this.listeners) l.onReset();
     })();
-    // A failed start is reported to whoever waits for it; keep it from being an unhandled rejection.
     this.ready.catch(() => {});
+    this.ready.then(() => {
+      if (this.closed || this.spare) return;
+      this.spare = this.prepare();
+      this.spare.catch(() => {});
+    }, () => {});
   }
 
   private settle(m: { id: number; rows: Record<string, unknown>[] } | { id: number; error: WorkerError }): void {
@@ -144,10 +144,10 @@ export class PgliteHost {
     this.pending.clear();
     const old = this.worker;
     this.worker = undefined;
-    void old?.terminate();
+    if (reason !== 'crash') statementTimeouts.inc();
     this.opts.onCancel?.({ reason, ranMs });
     this.restarting = true;
-    this.spawn();
+    this.spawn(old?.terminate());
     this.ready.then(() => (this.restarting = false), () => {});
   }
 
@@ -293,6 +293,9 @@ export class PgliteHost {
       this.stopClock();
       await this.worker?.terminate();
       this.worker = undefined;
+      const spare = this.spare;
+      this.spare = undefined;
+      await spare?.then((s) => s.worker.terminate(), () => {});
       release();
     }
   }

@@ -11,6 +11,7 @@ export interface WorkerInit {
 
 /** Host -> worker: one operation with an id the answer repeats. */
 export type HostMessage =
+  | { id: number; op: 'activate' }
   | { id: number; op: 'query'; text: string; values: unknown[]; prepared?: boolean }
   | { id: number; op: 'exec'; text: string }
   | { id: number; op: 'listen'; channel: string }
@@ -21,6 +22,7 @@ export type WorkerError = { message: string } & Record<string, string | number>;
 
 /** Worker -> host. */
 export type WorkerMessage =
+  | { standing: true }
   | { ready: true }
   | { failed: WorkerError }
   | { id: number; rows: Record<string, unknown>[] }

@@ -1,12 +1,13 @@
 // The embedded engine's thread (worker_threads): PGlite runs here, so a long statement blocks
 // this thread, never the event loop that answers HTTP. The host (pglite-host.ts) sends one
 // statement at a time and terminates this thread to cancel one (PGlite has no cancel), then
-// starts a new one on the same data directory; PostgreSQL's crash recovery makes that safe.
+// activates a warm spare on the same data directory; PostgreSQL's crash recovery makes that safe.
 // Plain JavaScript on purpose: a worker thread does not inherit the TypeScript loader of the
 // main thread, and this file needs nothing but PGlite. Messages: pglite-protocol.ts.
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 // Parameters of prepared statements are encoded the way node-postgres encodes them for the
 // PostgreSQL engine (the same statements run there), so both engines receive the same text.
@@ -31,8 +32,38 @@ function errorOf(err) {
   return out;
 }
 
+/** Where PGlite's PostgreSQL finds its data directory inside the WebAssembly file system. */
+const PGDATA = '/pglite/data';
+
+let activate;
+/** Resolved by the host's `activate`: until then this worker is the warm spare of the engine. */
+const activated = new Promise((resolve) => (activate = resolve));
+
+/**
+ * PGlite's NodeFS, mounted only once the host activates this worker. Everything before that
+ * (loading PGlite, instantiating the WebAssembly, unpacking PostgreSQL's share files) runs while
+ * another worker still owns the data directory, so a worker that replaces a cancelled one only
+ * has to start PostgreSQL on the data directory. PGlite awaits initialSyncFs() after
+ * instantiating and before it looks at the data directory: the one point to wait at.
+ */
+class DeferredNodeFS extends NodeFS {
+  async init(pg, emscriptenOpts) {
+    this.pg = pg;
+    return { emscriptenOpts };
+  }
+
+  async initialSyncFs() {
+    post({ standing: true });
+    await activated;
+    const mod = this.pg.Module;
+    mod.FS.mkdirTree(PGDATA);
+    mod.FS.mount(mod.NODEFS, { root: this.rootDir }, PGDATA);
+  }
+}
+
 async function open() {
-  const db = await PGlite.create(init.dataDir, {
+  const db = await PGlite.create({
+    fs: new DeferredNodeFS(init.dataDir),
     pgliteWasmModule: init.wasmModule,
     parsers: {
       20: (v) => Number(v),
@@ -123,14 +154,20 @@ async function handle(db, m) {
   }
 }
 
-try {
-  const db = await open();
-  port.on('message', (m) => {
+/** @type {import('@electric-sql/pglite').PGlite} */
+let db;
+// The host sends `activate` first and statements only after `ready`.
+port.on('message', (m) => {
+  if (m.op === 'activate') activate();
+  else {
     handle(db, m).then(
       (rows) => post({ id: m.id, rows }),
       (err) => post({ id: m.id, error: errorOf(err) }),
     );
-  });
+  }
+});
+try {
+  db = await open();
   post({ ready: true });
 } catch (err) {
   post({ failed: errorOf(err) });
