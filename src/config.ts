@@ -78,6 +78,8 @@ const TABLE = [
   { key: 'thumbnailCacheMaxBytes', env: 'LARDER_THUMBNAIL_CACHE_MAX_BYTES', flag: '--thumbnail-cache-max-bytes', kind: 'int', default: 1024 * 1024 * 1024, help: 'size cap of the thumbnail disk cache, bytes; least recently used go first (0: no cache)' },
   { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
   { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
+  { key: 'metricsPort', env: 'LARDER_METRICS_PORT', flag: '--metrics-port', kind: 'int', default: 0, max: 65535, help: 'port of a separate listener serving only GET /metrics (0: none); with --workers it covers every worker' },
+  { key: 'metricsHost', env: 'LARDER_METRICS_HOST', flag: '--metrics-host', kind: 'string', default: '127.0.0.1', help: 'address of the metrics listener (LARDER_METRICS_PORT)' },
   { key: 'metricsToken', env: 'LARDER_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', help: 'bearer token that may read /metrics (the master key always may)' },
   { key: 'requestLog', env: 'LARDER_REQUEST_LOG', flag: '--request-log', kind: 'string', help: 'on|off: log every request at info level (request id, path without query, status, ms); default off' },
 ] as const satisfies readonly Setting[];

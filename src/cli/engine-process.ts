@@ -70,3 +70,18 @@ export function startEngine(
   supervisor.start();
   return supervisor;
 }
+
+/** Asks a worker (through the shared port) to read the engine's hook list again. */
+export async function refreshThroughWorkers(config: Config, keys: { appId: string; masterKey: string }, logger: Logger): Promise<void> {
+  try {
+    const res = await fetch(`${localLarderUrl(config)}/1.1/larder/engine/refresh`, {
+      method: 'POST',
+      headers: { 'x-lc-id': keys.appId, 'x-lc-key': `${keys.masterKey},master`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (!res.ok) logger.warn({ status: res.status, body: (await res.text()).slice(0, 300) }, 'engine: could not read its hook list');
+    else await res.body?.cancel();
+  } catch (err) {
+    logger.warn({ reason: (err as Error).message }, 'engine: could not read its hook list');
+  }
+}

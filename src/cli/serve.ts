@@ -10,6 +10,7 @@ import { httpPolicyFromConfig } from '../http/http-policy.ts';
 import { removeAdminFile, writeAdminFile } from './running-server.ts';
 import type { AppKeys } from './key-disclosure.ts';
 import { banner, localUrl, publicBaseUrl } from './start-banner.ts';
+import { primaryMetrics, processMetrics } from './metrics-serving.ts';
 
 /** Longest a stop may take before the process exits anyway (the rest of the stop is logged). */
 const SHUTDOWN_DEADLINE_MS = 20_000;
@@ -76,6 +77,8 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   // The workers call the engine the primary supervises.
   const env = { ...workerEnv(process.env), ...(engine ? { LARDER_ENGINE_URL: engine.url } : {}) };
   let supervisor: import('../cloud/engine-supervisor.ts').EngineSupervisor | undefined;
+  // Before the workers: a scrape of any worker is answered with every worker's metrics.
+  const metrics = await primaryMetrics(config, logger);
   for (let i = 0; i < workers; i++) cluster.fork(env);
   let stopping = false;
   let listening = 0;
@@ -84,7 +87,7 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
     if (++listening !== workers) return;
     banner(config, prepared.keys, prepared.generatedKeys, print, workers, prepared.freshDatabase);
     // Once the engine answers, one worker reads its hook list and shares it with the others.
-    if (engine) supervisor = engineProcess?.startEngine(config, engine, prepared.keys, logger, () => void refreshThroughWorkers(config, prepared.keys, logger));
+    if (engine) supervisor = engineProcess?.startEngine(config, engine, prepared.keys, logger, () => void engineProcess?.refreshThroughWorkers(config, prepared.keys, logger));
   });
   cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
@@ -102,6 +105,7 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   });
   const stop = () => {
     stopping = true;
+    metrics?.close();
     const workersGone = Promise.all(
       Object.values(cluster.workers ?? {}).map((w) => new Promise<void>((gone) => {
         if (!w || w.isDead()) return gone();
@@ -213,6 +217,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
   const cloud = await cloudFromConfig(config, logger, engine?.url);
   const { db, lock } = await openConfiguredDatabase(config);
   let draining = false;
+  let metrics: import('node:http').Server | undefined;
   try {
     const { app, generatedKeys, migrated } = await openApp({
       db,
@@ -228,6 +233,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     for (const [platform, verifier] of await verifiersFromConfig(config.authDataVerifiers, logger)) setAuthDataVerifier(app, platform, verifier);
     const server = await createApp(app, { logger, bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, isDraining: () => draining, modules: modulesFromConfig(config), exportOptions: exportOptionsFromConfig(config), policy, metricsToken: config.metricsToken, requestLog: requestLogOn(config) });
     await server.listen({ host: config.host, port: config.port });
+    metrics = await processMetrics(config, logger, cluster.isWorker);
     // On the embedded engine, tell the CLI where to send admin commands while this process holds the data.
     const adminDir = config.databaseUrl ? undefined : resolve(config.dataDir);
     if (adminDir) writeAdminFile(adminDir, { pid: process.pid, url: localUrl(config.host, server.server.address()), appId: app.keys.appId, masterKey: app.keys.masterKey });
@@ -246,6 +252,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       }, SHUTDOWN_DEADLINE_MS);
       deadline.unref();
       // close() stops accepting, waits for in-flight requests, then closes idle keep-alive sockets.
+      metrics?.close();
       await server.close();
       stage = 'stopping the cloud code engine';
       await supervisor?.stop();
@@ -269,6 +276,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
     if (cluster.isPrimary) banner(config, app.keys, generatedKeys, print, 1, migrated.includes(1));
   } catch (err) {
     if (!config.databaseUrl) removeAdminFile(resolve(config.dataDir));
+    metrics?.close();
     await db.close().catch(() => {});
     lock?.release();
     throw err;
@@ -282,20 +290,4 @@ async function cloudFromConfig(config: Config, logger: Logger, engineUrl = confi
   if (!options) return undefined;
   const { CloudCode } = await import('../cloud/cloud-code.ts');
   return new CloudCode(options, logger);
-}
-
-/** Asks a worker (through the shared port) to read the engine's hook list again. */
-async function refreshThroughWorkers(config: Config, keys: { appId: string; masterKey: string }, logger: Logger): Promise<void> {
-  const { localLarderUrl } = await import('./engine-process.ts');
-  try {
-    const res = await fetch(`${localLarderUrl(config)}/1.1/larder/engine/refresh`, {
-      method: 'POST',
-      headers: { 'x-lc-id': keys.appId, 'x-lc-key': `${keys.masterKey},master`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    if (!res.ok) logger.warn({ status: res.status, body: (await res.text()).slice(0, 300) }, 'engine: could not read its hook list');
-    else await res.body?.cancel();
-  } catch (err) {
-    logger.warn({ reason: (err as Error).message }, 'engine: could not read its hook list');
-  }
 }

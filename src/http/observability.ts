@@ -1,7 +1,7 @@
 /**
  * Metrics and request logs of the HTTP server: one onResponse hook counts every answer by route
  * family, method and status (and logs it at info level when LARDER_REQUEST_LOG=1), and
- * `GET /metrics` serves the process's registry in Prometheus' text format to the master key or
+ * `GET /metrics` serves the process's registry (the whole cluster's with --workers) in Prometheus' text format to the master key or
  * to `Authorization: Bearer <LARDER_METRICS_TOKEN>` (docs/operations.md).
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,7 @@ import { safeEqual } from '../auth/constant-time.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { httpDuration, httpRequests, rateLimitRefusals } from '../metrics/core-metrics.ts';
 import { watchPool } from '../storage/pool-metrics.ts';
-import { metricsRegistry } from '../metrics/registry.ts';
+import { collectMetrics, metricsContentType } from '../metrics/cluster-metrics.ts';
 import { callerFromHeaders } from './credentials.ts';
 import { authenticateCaller } from './dispatch.ts';
 import { routeFamily } from './route-family.ts';
@@ -71,6 +71,14 @@ export function mountObservability(server: FastifyInstance, opts: ObservabilityO
       const err = new ApiError('masterKeyRequired', 'Reading /metrics needs the master key or the metrics token.');
       return reply.code(err.status).send(err.toJSON());
     }
-    return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+    // In a cluster worker: every worker's metrics, collected by the primary (cluster-metrics.ts).
+    let text: string;
+    try {
+      text = await collectMetrics();
+    } catch (err) {
+      req.log.warn({ reason: (err as Error).message }, 'metrics: could not collect');
+      return reply.code(503).type('text/plain').send('The metrics could not be collected; try again.\n');
+    }
+    return reply.type(metricsContentType).send(text);
   });
 }
