@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -210,10 +210,12 @@ if (PG_URL) {
   describe('start-up on PostgreSQL', () => {
     const schema = `t_start_${randomBytes(5).toString('hex')}`;
     const env = { DATABASE_URL: PG_URL, LARDER_DB_SCHEMA: schema, LARDER_DATA_DIR: tempDir() };
+    const orphanSchemas: string[] = [];
     after(async () => {
       const client = new pg.Client({ connectionString: PG_URL });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      for (const s of orphanSchemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
       await client.end();
     });
 
@@ -231,6 +233,35 @@ if (PG_URL) {
         assert.equal(await l.exited(SHUTDOWN_MS), 0);
       } finally {
         stop(l);
+      }
+    });
+
+    test('a new schema while the data dir holds an embedded app: the real serve warns at start-up, once', async () => {
+      const port = await freePort();
+      const dataDir = tempDir();
+      // What the embedded engine leaves in the data dir (the warning looks for its PG_VERSION).
+      mkdirSync(join(dataDir, 'pglite'));
+      writeFileSync(join(dataDir, 'pglite', 'PG_VERSION'), '17\n');
+      const own = { ...env, LARDER_DB_SCHEMA: `${schema}_orphan`, LARDER_DATA_DIR: dataDir, LARDER_PORT: String(port) };
+      orphanSchemas.push(own.LARDER_DB_SCHEMA);
+      const first = larder([], own);
+      try {
+        await first.waitFor(/holds an app on the embedded engine[\s\S]*larder move --to/);
+        assert.match(first.stdout(), new RegExp(`WARNING: this PostgreSQL database is new \\(empty until now\\), but ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds an app`));
+        first.child.kill('SIGTERM');
+        assert.equal(await first.exited(SHUTDOWN_MS), 0);
+      } finally {
+        stop(first);
+      }
+      // The schema is no longer new: a second start says nothing.
+      const second = larder([], own);
+      try {
+        await second.waitFor(/Larder is listening/);
+        assert.doesNotMatch(second.stdout(), /holds an app on the embedded engine/);
+        second.child.kill('SIGTERM');
+        assert.equal(await second.exited(SHUTDOWN_MS), 0);
+      } finally {
+        stop(second);
       }
     });
 
