@@ -91,7 +91,7 @@ if (process.env.TEST_DATABASE_URL) {
     const l = larder(['serve', '--workers', '2'], { ...serverEnv('postgres', port, metricsPort), LARDER_METRICS_TOKEN: token });
     const base = `http://127.0.0.1:${port}`;
     try {
-      await l.waitFor(/workers: +2/, 120_000);
+      await l.waitFor(/workers: +2/, 600_000);
       await waitForHealth(base);
       // On new connections the cluster hands the queries to both workers in turn: a scrape of
       // one worker alone would count about half of them.
