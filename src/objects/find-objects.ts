@@ -2,12 +2,12 @@ import type { RequestContext } from '../app-context.ts';
 import { accessOf, droppedFrom, planQuery, type Access, type QueryPlan } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
-import { checkedPage, pageSize, pageStatement } from './page-budget.ts';
+import { checkedPage, pageStatement, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
-import { OBJECT_COLUMNS, TEXT_COLUMNS, type ObjectRow } from './object-row.ts';
-import { mayHoldFile, parsedRow, RawJson, rowJson, type TextRow } from './raw-json.ts';
+import type { ObjectRow } from './object-row.ts';
+import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
 import { projectKeys, type KeySelection } from './project-keys.ts';
 import { hasRelationFields } from './relation-fields.ts';
 import type { ClassSchema } from '../model/class-schema.ts';
@@ -72,8 +72,8 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
   if (q.count) out.count = await countOf(ctx, plan);
   if (q.limit > 0) {
     const { table, filter, order } = plan.query;
-    const rows = checkedPage(await ctx.app.db.query<ObjectRow>(pageStatement({ columns: OBJECT_COLUMNS, table, filter, order, limit: q.limit, skip: q.skip, size: pageSize.ofJsonb })));
-    out.results = await finishPage(ctx, className, plan, q, rows);
+    const rows = checkedPage(await ctx.app.db.query<PageRow>(pageStatement({ table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl })));
+    out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
   }
   return out;
 }
@@ -102,7 +102,7 @@ export async function findObjectsJson(ctx: RequestContext, className: string, q:
   if (plan.withAcl || !plan.query.view.textEncodable || hasRelationFields(plan.schema)) return runFind(ctx, className, plan, q);
   const count = q.count ? await countOf(ctx, plan) : undefined;
   const { table, filter, order } = plan.query;
-  const rows = checkedPage(await ctx.app.db.query<TextRow>(pageStatement({ columns: TEXT_COLUMNS, table, filter, order, limit: q.limit, skip: q.skip, size: pageSize.ofText })));
+  const rows = checkedPage(await ctx.app.db.query<PageRow>(pageStatement({ table, filter, order, limit: q.limit, skip: q.skip, acl: false })));
   if (rows.some(mayHoldFile)) {
     // File references are expanded on the parsed objects, as findObjects does.
     const results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));

@@ -45,7 +45,10 @@ export function rowJson(row: TextRow): string {
   return `${head}"objectId":${JSON.stringify(row.objectId)},"createdAt":"${toIso(row.createdAt)}","updatedAt":"${toIso(row.updatedAt)}"}`;
 }
 
-/** A text row as the parsing path reads it (no ACL: text rows are read only when none is shown). */
-export function parsedRow(row: TextRow): ObjectRow {
-  return { objectId: row.objectId, createdAt: row.createdAt, updatedAt: row.updatedAt, acl: null, data: JSON.parse(row.data_text) as Record<string, unknown> };
+/**
+ * A text row as the parsing path reads it: the document parsed as the driver parses a jsonb
+ * column (JSON.parse of the same text), the ACL when the row was read with it.
+ */
+export function parsedRow(row: TextRow & { acl?: ObjectRow['acl'] }): ObjectRow {
+  return { objectId: row.objectId, createdAt: row.createdAt, updatedAt: row.updatedAt, acl: row.acl ?? null, data: JSON.parse(row.data_text) as Record<string, unknown> };
 }

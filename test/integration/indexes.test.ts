@@ -143,6 +143,35 @@ forEachEngine('indexes: larder index add/list/drop and the planner', (h) => {
     assert.ok(indexesUsed(await plan(h().db, res.statement)).includes(NAME_IDX));
   });
 
+  test('a page turns documents into JSON text after the sort and LIMIT, once per row of the page', async () => {
+    // Filter on one field, order by another: ~100 rows match and are sorted for a page of 20.
+    // The conversion to text (the answer and the page-size bound read it) must not run for every
+    // matching row below the sort, nor twice per page row (objects/page-budget.ts).
+    const queries: Record<string, string | number | object>[] = [
+      { where: { score: { $gte: 1000, $lt: 1100 } }, order: '-name', limit: 20 },
+      // include reads the page through the parsing path (findObjects), the plain query splices it.
+      { where: { score: { $gte: 1000, $lt: 1100 } }, order: '-name', limit: 20, include: 'meta' },
+    ];
+    for (const query of queries) {
+      const res = await statementOf(h(), query, PAGE_STATEMENT);
+      assert.deepEqual(res.body.results.map((o: { name: string }) => o.name), Array.from({ length: 20 }, (_, i) => `name_0${1099 - i}`));
+      const [row] = await h().db.query<{ 'QUERY PLAN': unknown }>(sql`EXPLAIN (VERBOSE, FORMAT JSON) ${res.statement}`);
+      const json = row['QUERY PLAN'];
+      const top = ((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode & { Output?: string[] } }[])[0].Plan;
+      const nodes: (PlanNode & { Output?: string[] })[] = [];
+      const walk = (n: PlanNode & { Output?: string[] }, below: boolean) => {
+        if (below) nodes.push(n);
+        for (const c of n.Plans ?? []) walk(c, below || n['Node Type'] === 'Limit');
+      };
+      walk(top, false);
+      assert.ok(nodes.some((n) => n['Node Type'] === 'Sort'), 'the page is sorted below the LIMIT');
+      const converted = nodes.filter((n) => (n.Output ?? []).some((o) => /data\)::text/.test(o)));
+      assert.deepEqual(converted.map((n) => n['Node Type']), [], 'no document is converted to text below the LIMIT');
+      const outputs = JSON.stringify(top);
+      assert.match(outputs, /octet_length\(\(\(q\.data\)::text\)\)/, 'the size bound reads the converted text, not a second conversion');
+    }
+  });
+
   test('a count with $in on an indexed String field uses the index, with no per-row function', async () => {
     const names = ['name_00010', 'name_01234', 'name_04999', 'nobody'];
     const res = await statementOf(h(), { where: { name: { $in: names } }, count: 1, limit: 0 }, /count\(\*\)/);
