@@ -121,30 +121,39 @@ export class EngineClient {
   /** Sends a request and reads the whole answer, at most `maxBytes`. */
   async call(req: EngineRequest, maxBytes: number): Promise<BufferedAnswer> {
     const answer = await this.open(req);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          answer.body.destroy();
-          throw new EngineCallError('too-large', `answer larger than ${maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      if (err instanceof EngineCallError) throw err;
-      // The deadline destroyed the body, or the engine went away while answering.
-      throw new EngineCallError(answer.timedOut() ? 'timeout' : 'unreachable', (err as Error).message);
-    }
-    answer.done();
-    return { status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') };
+    const body = await readWhole(answer, maxBytes);
+    return { status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: body.toString('utf8') };
   }
 
   /** Closes idle sockets (server shutdown). */
   close(): void {
     this.#agent.destroy();
   }
+}
+
+/**
+ * Reads the rest of an answer into one buffer, at most `maxBytes`; the deadline of the call
+ * still applies while it arrives.
+ */
+export async function readWhole(answer: StreamedAnswer, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of answer.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        answer.body.destroy();
+        throw new EngineCallError('too-large', `answer larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof EngineCallError) throw err;
+    // The deadline destroyed the body, or the engine went away while answering.
+    throw new EngineCallError(answer.timedOut() ? 'timeout' : 'unreachable', (err as Error).message);
+  }
+  answer.done();
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /**

@@ -104,6 +104,16 @@ forEachEngineWithCloud(
       assert.equal(((await res.json()) as { code: number }).code, 124);
     });
 
+    test('a body and an answer above 64 KiB (streamed, not read whole) arrive intact', async () => {
+      const pad = 'p'.repeat(100_000);
+      const res = await fetch(`${h().larderUrl}/1.1/functions/big`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ size: 150_000, pad }) });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { result: string };
+      assert.equal(body.result, 'x'.repeat(150_000));
+      const echoed = await fetch(`${h().larderUrl}/1.1/functions/meta`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ pad }) });
+      assert.equal(((await echoed.json()) as { result: { params: { pad: string } } }).result.params.pad, pad);
+    });
+
     test('an answer larger than the body limit is cut', async () => {
       const res = await fetch(`${h().larderUrl}/1.1/functions/big`, { method: 'POST', headers: HEADERS, body: '{"size":300000}' });
       // The engine sends a Content-Length: Larder refuses before passing anything on.

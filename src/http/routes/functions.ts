@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../app-context.ts';
 import { engineFailure } from '../../cloud/cloud-code.ts';
-import { byteLimit } from '../../cloud/engine-client.ts';
+import { byteLimit, readWhole } from '../../cloud/engine-client.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { callerFromHeaders, fromFallbackBody, type CallerInfo } from '../credentials.ts';
 import { authenticateCaller } from '../dispatch.ts';
@@ -26,6 +26,14 @@ const FORWARDED = [
   'x-uluru-application-id', 'x-uluru-application-key', 'x-uluru-master-key', 'x-uluru-session-token',
   'x-uluru-request-sign', 'x-uluru-application-production',
 ];
+
+/**
+ * Bodies and answers up to this size (with a declared length) are read whole and written in one
+ * piece: a typical AV.Cloud.run call and its result are a few hundred bytes, and piping them
+ * through stream transforms cost more CPU than the engine spent answering (docs/benchmarks.md).
+ * Larger or chunked ones are streamed, never held whole.
+ */
+const WHOLE_BYTES = 64 * 1024;
 
 /** Answer headers passed back (the rest, hop-by-hop ones included, are the engine's business). */
 const PASSED_BACK = ['content-type', 'cache-control', 'set-cookie'];
@@ -48,8 +56,8 @@ function pick(headers: IncomingHttpHeaders, names: readonly string[]): Record<st
   return out;
 }
 
-/** Reads a whole (small) body with a limit: only the text/plain fallback of old browsers needs it. */
-async function readAll(stream: Readable, limit: number): Promise<string> {
+/** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
+async function readAll(stream: Readable, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -57,7 +65,7 @@ async function readAll(stream: Readable, limit: number): Promise<string> {
     if (size > limit) throw new ApiError('payloadTooLarge');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /** Headers of a fallback request, rebuilt from the credentials in its body. */
@@ -79,7 +87,7 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
   const type = String(req.headers['content-type'] ?? '');
   if (raw && /^text\/plain/i.test(type) && !req.headers['x-lc-id'] && !req.headers['x-avoscloud-application-id']) {
     // Old browsers put the credentials into a text/plain body to avoid a CORS preflight.
-    const parsed = parseJsonBody(await readAll(raw, limit));
+    const parsed = parseJsonBody((await readAll(raw, limit)).toString('utf8'));
     const fallback = fromFallbackBody(parsed);
     if (fallback) {
       const body = Buffer.from(JSON.stringify(fallback.body));
@@ -89,7 +97,15 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
     return { caller: callerFromHeaders(req.headers), headers: { ...pick(req.headers, FORWARDED), 'content-length': String(body.length) }, body };
   }
   const headers = pick(req.headers, FORWARDED);
-  if (raw && req.headers['content-length'] !== undefined) headers['content-length'] = String(declared);
+  // A body sent compressed arrives here decompressed (by @fastify/compress): its declared length
+  // says nothing about what the engine gets, so it is streamed, chunked.
+  const plainLength = req.headers['content-length'] !== undefined && req.headers['content-encoding'] === undefined;
+  if (raw && plainLength && declared <= WHOLE_BYTES) {
+    const body = await readAll(raw, Math.min(limit, WHOLE_BYTES));
+    headers['content-length'] = String(body.length);
+    return { caller: callerFromHeaders(req.headers), headers, body };
+  }
+  if (raw && plainLength) headers['content-length'] = String(declared);
   return { caller: callerFromHeaders(req.headers), headers, body: raw };
 }
 
@@ -127,6 +143,15 @@ async function forward(app: AppContext, serverLimit: number, req: FastifyRequest
     throw new ApiError('engineAnswerTooLarge');
   }
   void reply.code(answer.status).headers(pick(answer.headers, PASSED_BACK));
+  if (answer.headers['content-length'] !== undefined && length <= WHOLE_BYTES) {
+    let whole: Buffer;
+    try {
+      whole = await readWhole(answer, length);
+    } catch (err) {
+      throw engineFailure(err, 'function');
+    }
+    return reply.send(whole);
+  }
   // A body that grows past the limit is cut: the client sees a broken answer, never an unbounded one.
   return reply.send(answer.body.pipe(byteLimit(limit, () => new ApiError('engineAnswerTooLarge'))));
 }
