@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { before, test } from 'node:test';
 import { forEachEngineWithCloud } from '../integration/harness/engine-app.ts';
 import { TEST_KEYS } from '../integration/harness/engines.ts';
+import { signHookSkip } from '../../src/cloud/ignore-hooks.ts';
 import { hookLog } from './cloud-user-hooks.e2e.test.ts';
 import { AV, pointSdkAt, rejectsWithCode } from './sdk.ts';
 
@@ -108,6 +109,25 @@ forEachEngineWithCloud('e2e cloud class hooks', (h) => {
     const stored = await h().client.get(`/1.1/classes/Review/${master.body.objectId}`, {}, { master: true });
     assert.equal(stored.body.byBeforeSave, undefined);
     assert.equal(stored.body.__ignore_hooks, undefined);
+  });
+
+  test('legacy signed __before / __after (HMAC-SHA1 with the master key) skip the hooks; bad ones do not; never stored', async () => {
+    const c = `legacy-${tag()}`;
+    const skipped = await h().client.post('/1.1/classes/Review', { stars: 0, comment: c, __before: signHookSkip(TEST_KEYS.masterKey, '__before_for_Review', Date.now()) });
+    assert.equal(skipped.status, 201, JSON.stringify(skipped.body));
+    const forged = await h().client.post('/1.1/classes/Review', { stars: 0, comment: c, __before: signHookSkip('not-the-master-key', '__before_for_Review', Date.now()) });
+    assert.equal(forged.body.code, 142);
+    const stale = await h().client.post('/1.1/classes/Review', { stars: 0, comment: c, __before: signHookSkip(TEST_KEYS.masterKey, '__before_for_Review', Date.now() - 60 * 60_000) });
+    assert.equal(stale.body.code, 142);
+    const stored = await h().client.get(`/1.1/classes/Review/${skipped.body.objectId}`, {}, { master: true });
+    assert.equal(stored.body.byBeforeSave, undefined);
+    assert.equal(stored.body.__before, undefined);
+    const noAfter = await h().client.post('/1.1/classes/Review', { stars: 2, comment: c, __after: signHookSkip(TEST_KEYS.masterKey, '__after_for_Review', Date.now()) });
+    assert.equal(noAfter.status, 201);
+    const withAfter = await h().client.post('/1.1/classes/Review', { stars: 2, comment: c });
+    // The afterSave of the second write is logged; by then the first one's would have been too.
+    assert.equal((await hookLog(h(), { hook: 'afterSave', target: withAfter.body.objectId })).length, 1);
+    assert.equal((await hookLog(h(), { hook: 'afterSave', target: noAfter.body.objectId }, 500)).length, 0);
   });
 
   test('cloud code that writes back with ignoreHook: stored as written, the other hooks still run', async () => {

@@ -2,9 +2,10 @@
 // official SDK: a refused login, authData replaced by the hook, verification hooks after commit.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { forEachEngineWithCloud, type CloudHarness } from '../integration/harness/engine-app.ts';
 import { CapturingSmsSender, newPhone } from '../integration/harness/sms-capture.ts';
+import { linkIn, startMailCapture, stopMailCapture, type SmtpCapture } from '../integration/harness/smtp-capture.ts';
 import { AV, pointSdkAt, rejectsWithCode } from './sdk.ts';
 
 const name = () => `uh${randomBytes(5).toString('hex')}`;
@@ -22,11 +23,14 @@ export async function hookLog(h: CloudHarness, where: Record<string, unknown>, t
 
 forEachEngineWithCloud('e2e cloud user hooks', (h) => {
   const sms = new CapturingSmsSender();
+  let smtp: SmtpCapture;
   before(async () => {
     h().app.smsSender = sms;
+    ({ smtp } = await startMailCapture(h()));
     pointSdkAt(h().larderUrl);
     await AV.User.logOut();
   });
+  after(() => stopMailCapture(h(), smtp));
 
   test('onLogin: a user the hook refuses cannot log in (142); the others can', async () => {
     const username = name();
@@ -57,5 +61,21 @@ forEachEngineWithCloud('e2e cloud user hooks', (h) => {
     await AV.User.verifyMobilePhone(sms.lastCode(phone));
     const rows = await hookLog(h(), { hook: 'onVerified/sms', target: user.id });
     assert.equal(rows.length, 1);
+  });
+
+  test('onVerified/email runs after the mailed link verified the address', async () => {
+    h().app.settings.emailVerification = true;
+    try {
+      const email = `${name()}@example.test`;
+      const since = smtp.mails.length;
+      const user = await AV.User.signUp(name(), 'pw-verify', { email });
+      assert.equal((await hookLog(h(), { hook: 'onVerified/email', target: user.id }, 500)).length, 0, 'not before the link is followed');
+      const mail = await smtp.next(email, since);
+      assert.equal((await fetch(linkIn(mail))).status, 200);
+      const rows = await hookLog(h(), { hook: 'onVerified/email', target: user.id });
+      assert.equal(rows.length, 1);
+    } finally {
+      h().app.settings.emailVerification = false;
+    }
   });
 });
