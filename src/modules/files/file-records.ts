@@ -100,28 +100,28 @@ export async function releaseUpload(db: Queryable, objectId: string): Promise<vo
 
 /**
  * Commits stored bytes: uploading (or pending, for S3 direct uploads) -> committed, with the
- * real size and md5, and writes them into the `_File` record's metaData in the same
- * transaction. False when the file was deleted meanwhile (then the caller removes the bytes).
+ * real size and md5, and writes them into the `_File` record's metaData, atomically. False when
+ * the file was deleted meanwhile (then the caller removes the bytes).
+ *
+ * One statement, so one round trip and no transaction: the `_File` row is locked first (a
+ * delete running now finishes before, and the row then counts as gone), the bookkeeping row
+ * changes only when that record exists, and the record only when the bookkeeping row changed.
  */
-export async function commitUpload(db: Database, objectId: string, stored: { size: number; md5: string }, from: readonly FileState[]): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    // The token hash stays: a late fileCallback of the same token must still find its file.
-    const rows = await tx.query(sql`UPDATE _larder_files SET state = 'committed', size = ${stored.size}, md5 = ${stored.md5}, updated_at = now()
-      WHERE object_id = ${objectId} AND state = ANY(${[...from]}::text[]) RETURNING object_id`);
-    if (!rows.length) return false;
-    const meta = JSON.stringify({ size: stored.size, _checksum: stored.md5 });
-    const updated = await tx.query(sql`UPDATE "_File" SET data = jsonb_set(data, '{metaData}', COALESCE(data->'metaData', '{}'::jsonb) || ${meta}::jsonb), "updatedAt" = now()
-      WHERE "objectId" = ${objectId} RETURNING "objectId"`);
-    if (!updated.length) throw new FileRecordGone();
-    return true;
-  }).catch((err: unknown) => {
-    if (err instanceof FileRecordGone) return false;
-    throw err;
-  });
+export async function commitUpload(db: Queryable, objectId: string, stored: { size: number; md5: string }, from: readonly FileState[]): Promise<boolean> {
+  const meta = JSON.stringify({ size: stored.size, _checksum: stored.md5 });
+  // The token hash stays: a late fileCallback of the same token must still find its file.
+  const rows = await db.query<{ committed: string | number }>(sql`WITH record AS (
+      SELECT "objectId" FROM "_File" WHERE "objectId" = ${objectId} FOR UPDATE),
+    file AS (
+      UPDATE _larder_files SET state = 'committed', size = ${stored.size}, md5 = ${stored.md5}, updated_at = now()
+      WHERE object_id = ${objectId} AND state = ANY(${[...from]}::text[]) AND EXISTS (SELECT 1 FROM record)
+      RETURNING object_id),
+    updated AS (
+      UPDATE "_File" SET data = jsonb_set(data, '{metaData}', COALESCE(data->'metaData', '{}'::jsonb) || ${meta}::jsonb), "updatedAt" = now()
+      WHERE "objectId" IN (SELECT object_id FROM file) RETURNING "objectId")
+    SELECT count(*) AS committed FROM updated`);
+  return Number(rows[0]?.committed ?? 0) > 0;
 }
-
-/** Thrown inside commitUpload's transaction to roll it back when the `_File` row is gone. */
-class FileRecordGone extends Error {}
 
 /** The row of a token (any state), for fileCallback. */
 export async function byToken(db: Queryable, tokenHash: string): Promise<(FileRecord & { expired: boolean }) | undefined> {
