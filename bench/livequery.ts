@@ -8,7 +8,11 @@
  *    before and after subscribing gives the memory per subscription.
  * 2. Writes at a fixed rate (500/s) through POST /1.1/classes, each into a random room (so each
  *    matches about 10 subscriptions); delivery latency from sending the write to each client's
- *    receipt of its push: p50, p99, max, and the writes per second actually achieved.
+ *    receipt of its push: p50, p99, max, and the writes per second actually achieved; the CPU
+ *    of the server, its PostgreSQL backends and this process per write and per push, and this
+ *    process's event-loop delay (the load generator must not be the bottleneck).
+ * 3. A verdict line: TARGET MET only for the full size, >= 98% of 500 writes/s, no failure,
+ *    every push received and p99 <= 100 ms (docs/benchmarks.md).
  *
  * Flags: --connections N (1000), --subs-per-connection N (10), --rooms N (1000), --rate N (500),
  * --duration S (20), --root <checkout> (run the server from another checkout, for A/B).
