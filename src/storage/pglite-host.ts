@@ -17,6 +17,7 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.ts';
 import { embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
 import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
+import { IdleCheckpoints } from './pglite-checkpoint.ts';
 import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
 
 /** What the host needs. */
@@ -60,6 +61,9 @@ export class PgliteHost {
   /** True from a cancellation until the new worker has opened the database. */
   private restarting = false;
   private readonly listeners: { channel: string; onMessage: (p: string) => void; onReset: () => void }[] = [];
+
+  /** Keeps what a reopen must replay short (pglite-checkpoint.ts). */
+  private readonly checkpoints = new IdleCheckpoints(() => this.exec('CHECKPOINT', true));
 
   constructor(private readonly opts: PgliteHostOptions) {}
 
@@ -193,20 +197,22 @@ export class PgliteHost {
   }
 
   /** Takes the engine (FIFO). A waiter arriving while a statement is past its slice cancels it. */
-  private async lock(): Promise<() => void> {
+  private async lock(checkpoint = false): Promise<() => void> {
     if (this.locked) {
       const turn = new Promise<void>((resolve) => this.queue.push(resolve));
       if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
       await turn;
     }
     this.locked = true;
+    if (!checkpoint) this.checkpoints.busy();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       const next = this.queue.shift();
-      if (next) next();
-      else this.locked = false;
+      if (next) return next();
+      this.locked = false;
+      if (!checkpoint) this.checkpoints.idle();
     };
   }
 
@@ -222,10 +228,11 @@ export class PgliteHost {
 
   /**
    * Runs raw SQL text: migrations and DDL of Larder's own, never request data. Not bounded:
-   * a migration cut halfway on a slow machine would only run again at every start.
+   * a migration cut halfway on a slow machine would only run again at every start. `checkpoint`:
+   * the idle checkpoint itself, which is no work to checkpoint after.
    */
-  async exec(text: string): Promise<void> {
-    const release = await this.lock();
+  async exec(text: string, checkpoint = false): Promise<void> {
+    const release = await this.lock(checkpoint);
     try {
       await this.call({ id: 0, op: 'exec', text }, this.generation, false);
     } finally {
@@ -284,6 +291,7 @@ export class PgliteHost {
   /** Closes the database and stops the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.checkpoints.stop();
     const release = await this.lock();
     try {
       await this.ready.catch(() => {});

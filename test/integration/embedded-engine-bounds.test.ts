@@ -137,11 +137,18 @@ for (const engine of engines()) {
 
     test(`100 $regex branches with nothing else waiting: 124 after the statement timeout (${TIMEOUT_MS} ms) on both engines`, async (t) => {
       const { heavy, health } = await underHeavy(100, false);
-      t.diagnostic(`${engine}: heavy ${heavy.status} ${heavy.body?.code ?? ''} after ${Math.round(heavy.ms)} ms; /health max ${Math.round(Math.max(...health))} ms`);
+      t.diagnostic(`${engine}: heavy ${heavy.status} ${heavy.body?.code ?? ''} after ${Math.round(heavy.ms)} ms (${heavy.body?.error}); /health max ${Math.round(Math.max(...health))} ms`);
       for (const ms of health) assert.ok(ms <= PROMPT_MS, `/health took ${ms} ms`);
       assert.equal(heavy.status, 503, JSON.stringify(heavy.body));
       assert.equal(heavy.body.code, 124);
-      assert.ok(heavy.ms >= TIMEOUT_MS - 50, `answered after ${heavy.ms} ms`);
+      if (/other requests waited/.test(heavy.body.error)) {
+        // The server's own background work (leases, schedules) asked for the embedded engine
+        // after the slice: cut by the slice instead, which is never later than the timeout.
+        assert.equal(engine, 'pglite');
+        assert.ok(heavy.ms >= SLICE_MS - 50, `answered after ${heavy.ms} ms`);
+      } else {
+        assert.ok(heavy.ms >= TIMEOUT_MS - 50, `answered after ${heavy.ms} ms`);
+      }
       assert.ok(heavy.ms <= TIMEOUT_MS + 5000, `answered after ${heavy.ms} ms`);
       // The engine works afterwards, with every object still there.
       const get = await h.client.get(`/1.1/classes/Big/${id}`);
