@@ -113,7 +113,8 @@ export class CloudCode {
     this.#runner = new ScheduleRunner(app, this);
     this.#runner.start();
     await this.hooks.load(app.db);
-    await this.hooks.listen(app.db);
+    // Released with the app (on PostgreSQL a connection of its own).
+    app.scope.onClose(await this.hooks.listen(app.db));
     await this.#refreshLogged(app);
     if (this.options.refreshSeconds > 0) {
       // Jitter: several processes started together do not all ask at the same moment.

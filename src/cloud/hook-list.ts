@@ -76,11 +76,11 @@ export class HookList {
     await db.query(sql`SELECT pg_notify(${HOOK_LIST_CHANNEL}, ${message})`).catch(() => {});
   }
 
-  /** Reloads the list whenever another process stored one. */
-  async listen(db: Database): Promise<void> {
-    if (!db.listen) return;
+  /** Reloads the list whenever another process stored one; the result stops listening. */
+  async listen(db: Database): Promise<() => Promise<void>> {
+    if (!db.listen) return async () => {};
     const reload = () => void this.load(db).catch(() => {});
-    await db.listen(
+    return db.listen(
       HOOK_LIST_CHANNEL,
       (payload) => {
         try {

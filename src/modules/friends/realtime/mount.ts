@@ -80,6 +80,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
         },
       }));
   let activation: Promise<void> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
   // Each step once, even when a later one failed and activation is retried.
   const done = { tracker: false, listener: false, kick: false };
   const activate = (): Promise<void> =>
@@ -88,7 +89,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
       if (!done.tracker) await tracker.start();
       done.tracker = true;
       if (app.db.listen && !done.listener) {
-        await app.db.listen(FRIENDS_CHANNEL, (payload) => receiveEnvelope(app, hub, payload), () => logger.warn('friends: notification listener reconnected; messages sent meanwhile were lost'));
+        unlisten = await app.db.listen(FRIENDS_CHANNEL, (payload) => receiveEnvelope(app, hub, payload), () => logger.warn('friends: notification listener reconnected; messages sent meanwhile were lost'));
       }
       done.listener = true;
       if (!done.kick) await watchRevokedSessions(app, kickable, logger);
@@ -178,6 +179,7 @@ export async function mountRealtime(server: FastifyInstance, app: AppContext, lo
   server.addHook('onClose', async () => {
     await activation?.catch(() => {});
     if (done.tracker) await tracker.stop();
+    await unlisten?.().catch(() => {});
     dropHub(app, hub);
     wss.close();
   });

@@ -43,6 +43,7 @@ export class LiveQueryService {
   private ackTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private unlisten?: () => Promise<void>;
   private ownPrefix: string | undefined;
 
   constructor(
@@ -55,7 +56,7 @@ export class LiveQueryService {
   async start(): Promise<void> {
     await ensureLiveQueryTables(this.app.db);
     if (this.app.db.listen) {
-      await this.app.db.listen(LIVEQUERY_CHANNEL, (p) => this.onChannel(p), () => void this.onReset());
+      this.unlisten = await this.app.db.listen(LIVEQUERY_CHANNEL, (p) => this.onChannel(p), () => void this.onReset());
     }
     this.registry.replaceAll(await loadAllSubscriptions(this.app.db));
     await renewLease(this.app, this.processId, this.timing.leaseMs);
@@ -65,6 +66,8 @@ export class LiveQueryService {
   /** Stops the timers, flushes acknowledgements and gives up the lease (clients' windows start). */
   async stop(): Promise<void> {
     this.stopped = true;
+    // On PostgreSQL a connection of its own: released with the service, not only with the database.
+    await this.unlisten?.().catch(() => {});
     if (this.leaseTimer) clearTimeout(this.leaseTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
     await this.flushing;
