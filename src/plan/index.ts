@@ -4,7 +4,8 @@
  * policy itself (dependency-cruiser keeps it so: .dependency-cruiser.cjs).
  */
 export { accessOf, type Access } from './read-access.ts';
-export { checkConditionFields, droppedFrom, fieldView, type FieldView } from './field-policy.ts';
+export { droppedFrom, fieldView, type FieldView } from './field-policy.ts';
+export { checkStandingQuery } from './standing-query.ts';
 export { innerQueryClasses } from './inner-queries.ts';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
 export { planWrite, writableRow, type WritePlan, type WriteRequest } from './plan-write.ts';

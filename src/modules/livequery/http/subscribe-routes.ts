@@ -5,7 +5,7 @@
  * class permission, hidden fields, no inner queries. Its ACL filter applies at each event.
  */
 import { type RequestContext, resolvePrincipal } from '../../../module-api/context.ts';
-import { checkClassPermission, accessOf, checkConditionFields } from '../../../module-api/reads.ts';
+import { accessOf, checkStandingQuery } from '../../../module-api/reads.ts';
 import { ApiError } from '../../../module-api/errors.ts';
 import { ok, type ApiRequest, type ApiResponse, type Route } from '../../../module-api/http.ts';
 import { liveQueryOf } from '../service/service-registry.ts';
@@ -32,9 +32,8 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
   const service = serviceOf(req);
   const parsed = parseSubscribeBody(req.body);
   const ctx = subscriberContext(req.ctx, req.ctx.sessionToken ?? parsed.sessionToken);
-  // Hidden and client-invisible fields cannot be named by a subscriber (the planner's field policy).
-  checkConditionFields(await accessOf(ctx), parsed.query.className, parsed.condition);
-  await checkClassPermission(ctx, parsed.query.className, 'find');
+  // As the find it stands for (the planner): no hidden or client-invisible field, `find` permission.
+  await checkStandingQuery(await accessOf(ctx), parsed.query.className, parsed.condition);
   // A stale token is ignored, as on every other endpoint: the subscription is then anonymous.
   const who = await ctx.principal();
   const queryId = queryIdOf(parsed.subscriptionId, parsed.query);
