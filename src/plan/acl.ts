@@ -9,6 +9,16 @@ import { sql, type Sql } from '../sql/fragment.ts';
 /** The read-ACL filter: `rperm && readers`, TRUE for the master key. */
 export const readAcl: (readers: readonly string[] | null) => Sql = aclClause;
 
+/**
+ * The read-ACL test of a row already in memory (LiveQuery events): the same rule as `readAcl`,
+ * true when the row's rperm and the readers share a principal; the master key (null) reads all.
+ */
+export function readsRow(rperm: readonly string[], readers: readonly string[] | null): boolean {
+  if (readers === null) return true;
+  for (const r of readers) if (rperm.includes(r)) return true;
+  return false;
+}
+
 /** The write-ACL test: `wperm && writers`, TRUE for the master key. */
 export function writeAcl(writers: readonly string[] | null): Sql {
   return writers === null ? sql`TRUE` : sql`wperm && ${writers}::text[]`;

@@ -6,6 +6,7 @@
 export { accessOf, type Access } from './read-access.ts';
 export { droppedFrom, fieldView, type FieldView } from './field-policy.ts';
 export { checkStandingQuery } from './standing-query.ts';
+export { readsRow } from './acl.ts';
 export { innerQueryClasses } from './inner-queries.ts';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
 export { planWrite, writableRow, type WritePlan, type WriteRequest } from './plan-write.ts';

@@ -4,6 +4,7 @@
  * subscription's compiled where can be evaluated against it exactly as a query would be.
  */
 import { permsOf, type Acl } from '../../../module-api/data.ts';
+import { readsRow } from '../../../module-api/reads.ts';
 
 /** The column values of one row (see storage/class-table.ts). */
 export interface RowValues {
@@ -37,8 +38,7 @@ export function rowOf(obj: Readonly<Record<string, unknown>>): RowValues {
   return { objectId: String(obj.objectId), createdAt: isoOf(obj.createdAt), updatedAt: isoOf(obj.updatedAt), acl, rperm: perms.rperm, wperm: perms.wperm, data };
 }
 
-/** True when an ACL principal list may read the row (the `rperm && readers` test of every query). */
+/** True when an ACL principal list may read the row (the planner's read-ACL rule, in memory). */
 export function readableBy(row: RowValues, readers: readonly string[]): boolean {
-  for (const r of readers) if (row.rperm.includes(r)) return true;
-  return false;
+  return readsRow(row.rperm, readers);
 }

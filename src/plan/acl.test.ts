@@ -1,0 +1,12 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readAcl, readsRow } from './acl.ts';
+
+test('readsRow is readAcl in memory: a shared principal reads, the master key reads all', () => {
+  assert.equal(readsRow(['*'], ['*', 'u1']), true);
+  assert.equal(readsRow(['u1', 'role:A'], ['*', 'role:A']), true);
+  assert.equal(readsRow(['u1'], ['*', 'u2']), false);
+  assert.equal(readsRow([], ['*']), false, 'no read permission: nobody but the master key');
+  assert.equal(readsRow([], null), true);
+  assert.equal(readAcl(['*']).parts.join('?'), 'rperm && ?::text[]', 'the SQL form of the same rule');
+});
