@@ -64,7 +64,7 @@ forEachEngineWithCloud('e2e cloud user hooks', (h) => {
   });
 
   test('onVerified/email runs after the mailed link verified the address', async () => {
-    h().app.settings.emailVerification = true;
+    h().app.scope.replaceSettings({ ...h().app.settings, emailVerification: true });
     try {
       const email = `${name()}@example.test`;
       const since = smtp.mails.length;
@@ -75,7 +75,7 @@ forEachEngineWithCloud('e2e cloud user hooks', (h) => {
       const rows = await hookLog(h(), { hook: 'onVerified/email', target: user.id });
       assert.equal(rows.length, 1);
     } finally {
-      h().app.settings.emailVerification = false;
+      h().app.scope.replaceSettings({ ...h().app.settings, emailVerification: false });
     }
   });
 });
