@@ -1,20 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HashingLimiter } from './hashing-limiter.ts';
 import type { BlobStore, ByteRange, StoredBlob } from './blob-store.ts';
-
-/**
- * Bytes gathered before one write to disk, and read at once when serving. Every file system call
- * is a trip through libuv's thread pool, which on a busy machine costs a millisecond or more of
- * waiting: a 1 MB file written as the 64 KiB pieces the socket delivers took twice as long as one
- * write, and read in 64 KiB pieces four times as long (docs/benchmarks.md, Files). Memory stays
- * bounded: at most this much per upload or download in flight.
- */
-const IO_CHUNK = 1024 * 1024;
 
 /** Locations on disk are server-made random ids; anything else is refused before touching a path. */
 const LOCATION = /^[A-Za-z0-9]{16,64}$/;
@@ -71,28 +62,15 @@ export class LocalDiskStore implements BlobStore {
     const target = this.pathOf(location);
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
     const limiter = new HashingLimiter(opts.maxBytes);
-    let fh: FileHandle | undefined;
     try {
-      fh = await open(temp, 'wx');
-      const out = fh;
-      await pipeline(body, limiter, async (source: AsyncIterable<Buffer>) => {
-        let pending: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of source) {
-          pending.push(chunk);
-          size += chunk.length;
-          if (size >= IO_CHUNK) {
-            await out.writev(pending);
-            pending = [];
-            size = 0;
-          }
-        }
-        if (pending.length) await out.writev(pending);
-      });
+      await pipeline(body, limiter, createWriteStream(temp, { flags: 'wx' }));
       // Bytes reach the disk before the name does: after a crash a file is whole or absent.
-      await fh.sync();
-      await fh.close();
-      fh = undefined;
+      const fh = await open(temp, 'r');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
       await this.ensureShard(location);
       await rename(temp, target).catch(async (err: NodeJS.ErrnoException) => {
         // The shard directory was removed behind this process's back: make it again.
@@ -102,14 +80,13 @@ export class LocalDiskStore implements BlobStore {
         await rename(temp, target);
       });
     } catch (err) {
-      await fh?.close().catch(() => {});
       await rm(temp, { force: true });
       throw err;
     }
     return { size: limiter.size, md5: limiter.digest() };
   }
 
-  /** Creates the two-character directory of a location once per process (it is never removed). */
+  /** Creates the two-character directory of a location once per process (one file system call less per upload). */
   private async ensureShard(location: string): Promise<void> {
     const shard = location.slice(0, 2);
     if (this.shards.has(shard)) return;
@@ -122,7 +99,7 @@ export class LocalDiskStore implements BlobStore {
     // Opened first, so that a missing file is "undefined", not a stream that errors later.
     const fh = await open(path, 'r').catch(() => undefined);
     if (!fh) return undefined;
-    return fh.createReadStream(range ? { start: range.start, end: range.end, highWaterMark: IO_CHUNK } : { highWaterMark: IO_CHUNK });
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async stat(location: string): Promise<StoredBlob | undefined> {
