@@ -19,6 +19,7 @@ import { downloadToken, tokenHash } from './download-link.ts';
 import { packArchive } from './pack-archive.ts';
 import { planUnits, type ExportUnit } from './plan-units.ts';
 import { spoolIntact, spoolPages } from './spool-file.ts';
+import { readYielding, type PageSizer } from './yielding-page.ts';
 
 /** Thrown when a job must stop without failing (lease lost, shutdown). */
 export class JobInterrupted extends Error {}
@@ -62,11 +63,17 @@ async function spoolUnit(run: JobRun, params: ExportParams, unit: ExportUnit, pa
   // The schema once per unit: its Relation fields give every exported row their markers.
   const schema = unit.kind === 'class' ? await run.app.classes.find(unit.className) : undefined;
   let first = true;
+  // Stops the retries of a page, like the pause between pages, when the job is stopped.
+  const pause = async (ms: number) => {
+    await sleep(ms, undefined, { signal: run.signal }).catch(() => {});
+    if (run.signal.aborted) throw new JobInterrupted('stopped');
+  };
+  const sizer: PageSizer = { size: pageSize, max: pageSize };
   await spoolPages({
     path,
     resume,
     header: unit.kind === 'class' ? classHeader(unit.className) : joinHeader(unit.className, unit.key, unit.relatedClass),
-    next: (cursor) => (unit.kind === 'class' ? classPage(db, unit.className, params, cursor, pageSize, schema) : joinPage(db, unit.className, unit.key, params, cursor, pageSize)),
+    next: (cursor) => readYielding(sizer, (limit) => (unit.kind === 'class' ? classPage(db, unit.className, params, cursor, limit, schema) : joinPage(db, unit.className, unit.key, params, cursor, limit)), { pause }),
     between: async () => {
       if (run.signal.aborted) throw new JobInterrupted('stopped');
       if (pageDelayMs > 0 && !first) await sleep(pageDelayMs, undefined, { signal: run.signal }).catch(() => {});

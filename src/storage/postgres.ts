@@ -43,6 +43,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one between two statements (inside a transaction, a pinned
+  // connection): pg emits the server's termination on the client itself, and the pool listens
+  // only to idle clients. The next statement on it fails (503) and it is not reused.
+  pool.on('connect', (client) => client.on('error', () => {}));
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
   let closed = false;
   const listeners: PgListener[] = [];

@@ -11,6 +11,8 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { ApiError } from '../../src/errors/api-error.ts';
+import { sql } from '../../src/sql/fragment.ts';
 import { freePort } from './harness/larder-process.ts';
 import { startHarness, type Harness } from './harness/engines.ts';
 
@@ -104,5 +106,26 @@ describe('PostgreSQL restarts under load: clear 503s while down, reconnects by i
     }
     assert.deepEqual(acknowledged.filter((id) => !ids.has(id)), []);
     t.diagnostic(`acknowledged ${before} before the stop, ${acknowledged.length} in all; ${whileDown.length} refused while down (slowest ${Math.max(...whileDown.map((r) => r.ms))} ms)`);
+  });
+
+  test('a connection the server ends inside a transaction: the transaction fails with 503, the process does not crash', async () => {
+    const db = h!.db;
+    let killed = false;
+    const res = await db.transaction(async (tx) => {
+      const [{ pid }] = await tx.query<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+      // Ended from another connection while this one is checked out and between statements.
+      // (Clients checked out when the server stops emit its termination on themselves; the
+      // test above failed with an uncaught 'error' before every pool client got a listener.)
+      await db.query(sql`SELECT pg_terminate_backend(${pid}::int)`);
+      killed = true;
+      await new Promise((r) => setTimeout(r, 500));
+      return tx.query(sql`SELECT 1 AS one`);
+    }).then(() => 'committed', (err: unknown) => err);
+    assert.ok(killed);
+    assert.ok(res instanceof ApiError, String(res));
+    assert.equal(res.status, 503);
+    assert.equal(res.code, 1);
+    // The pool serves again with a fresh connection.
+    assert.deepEqual(await db.query(sql`SELECT 2 AS two`), [{ two: 2 }]);
   });
 });
