@@ -18,6 +18,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
 import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
 import { IdleCheckpoints } from './pglite-checkpoint.ts';
+import { cancelError, type CancelReason, type Pending, type Running } from './pglite-running.ts';
 import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
 
 /** What the host needs. */
@@ -29,20 +30,9 @@ export interface PgliteHostOptions {
   /** Longest a statement may hold the engine while other work waits for it, ms; 0: no slice. */
   sliceMs: number;
   /** Told about each cancellation (for the log). */
-  onCancel?: (info: { reason: 'timeout' | 'slice' | 'crash'; ranMs: number }) => void;
+  onCancel?: (info: { reason: CancelReason; ranMs: number }) => void;
 }
 
-type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (err: unknown) => void };
-
-/** The statement the worker is running. */
-interface Running {
-  id: number;
-  startedAt: number;
-  /** Set once it has run past the slice: the next waiter cancels it. */
-  overSlice: boolean;
-  timers: NodeJS.Timeout[];
-  sliced: boolean;
-}
 
 /** The embedded engine behind a worker thread; see the file comment. */
 export class PgliteHost {
@@ -133,17 +123,12 @@ export class PgliteHost {
    * Cancels whatever runs: its caller gets 124, the worker is terminated and a new one starts.
    * Work of the old generation (the rest of a transaction) fails instead of running outside it.
    */
-  private cancel(reason: 'timeout' | 'slice' | 'crash', cause?: unknown): void {
+  private cancel(reason: CancelReason, cause?: unknown): void {
     if (this.closed) return;
     const ranMs = this.running ? Date.now() - this.running.startedAt : 0;
     this.stopClock();
     this.generation++;
-    const err =
-      reason === 'crash'
-        ? Object.assign(new Error('the embedded engine stopped while running a statement'), { cause })
-        : new ApiError('timeout', reason === 'slice'
-          ? `The request timed out on the server: the statement held the embedded database for more than ${this.opts.sliceMs} ms while other requests waited.`
-          : `The request timed out on the server: the statement ran for more than ${this.opts.statementTimeoutMs} ms.`);
+    const err = cancelError(reason, this.opts, cause);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     const old = this.worker;
