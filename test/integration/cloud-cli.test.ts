@@ -4,7 +4,6 @@
 // command line is listed and removed. The engine is a stand-in (harness/fake-engine.ts). On every
 // engine.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { loadAppKeys } from '../../src/auth/app-keys.ts';
@@ -16,22 +15,10 @@ import type { Database } from '../../src/storage/database.ts';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
 import { startFakeEngine, type FakeEngine } from './harness/fake-engine.ts';
 import { tempDir } from './harness/import-helpers.ts';
-import { childEnv, dropTestSchemas, ROOT } from './harness/larder-process.ts';
+import { dropTestSchemas, runBin } from './harness/larder-process.ts';
 
 const schemas: string[] = [];
 after(() => dropTestSchemas(schemas));
-
-function runBin(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/larder.js', ...args], { cwd: ROOT, env: childEnv({ LARDER_RUN_SOURCES: '1', ...env }), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** Opens the command's database (closed again before a command runs: PGlite has one owner). */
 async function withDb<T>(env: Record<string, string>, work: (db: Database) => Promise<T>): Promise<T> {

@@ -6,7 +6,6 @@
  * lines, the summary, and an idempotent second run. On every engine.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
@@ -18,7 +17,7 @@ import { sql } from '../../src/sql/fragment.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
 import { tempDir } from './harness/import-helpers.ts';
-import { childEnv, dropTestSchemas, ROOT } from './harness/larder-process.ts';
+import { dropTestSchemas, runBin } from './harness/larder-process.ts';
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 const FILES: Record<string, Buffer> = { 'a.txt': Buffer.from('alpha file'), 'b.bin': Buffer.alloc(70_000, 5) };
@@ -33,19 +32,6 @@ function fileDomain(): Server {
     if (kind === 'ok' && body) return res.writeHead(200, { 'content-length': body.length }).end(body);
     if (kind === 'redirect') return res.writeHead(302, { location: `/ok/${name}` }).end();
     res.writeHead(404).end('no such file');
-  });
-}
-
-/** Runs `node bin/larder.js <args>` without blocking this process (the file domain runs here). */
-function runBin(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/larder.js', ...args], { cwd: ROOT, env: childEnv({ LARDER_RUN_SOURCES: '1', ...env }), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 

@@ -114,6 +114,22 @@ export function runLarder(args: string[], env: Record<string, string>): { status
 }
 
 /**
+ * Runs `node bin/larder.js <args>` (the command users run, from sources) without blocking this
+ * process, so that servers the command talks to may run in this process.
+ */
+export function runBin(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/larder.js', ...args], { cwd: ROOT, env: childEnv({ LARDER_RUN_SOURCES: '1', ...env }), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
  * Drops PostgreSQL schemas that commands run by a test wrote into (TEST_DATABASE_URL), for an
  * `after` hook: runs whose own cleanup did not happen (a failed assertion) leave nothing behind.
  */
