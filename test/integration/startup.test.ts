@@ -278,6 +278,9 @@ if (PG_URL) {
         const workers = children();
         assert.equal(workers.length, 2);
         // The banner comes only after both workers listen: both are in the cluster's round robin.
+        // A worker's own "Server listening" log line is written by its logger, which may reach
+        // the shared stdout a moment after the primary saw the listening event; give it 10 s.
+        for (let t = Date.now(); listeners().size < 2 && Date.now() - t < 10_000; ) await new Promise((r) => setTimeout(r, 50));
         assert.deepEqual([...listeners()].sort(), workers);
         for (let i = 0; i < 20; i++) assert.equal((await getJson(`${base}/health`)).status, 200);
         // A worker that dies is replaced, and the server keeps answering.
