@@ -93,7 +93,7 @@ async function statementOf(h: Harness, query: Record<string, string | number | o
 
 
 /** The statement of a page of objects (wrapped by the page-size bound, objects/page-budget.ts). */
-const PAGE_STATEMENT = /AS page_total/;
+const PAGE_STATEMENT = /THEN p.data_text END AS data_text/;
 async function apiErrorOf(work: Promise<unknown>): Promise<{ code: number; message: string }> {
   try {
     await work;
