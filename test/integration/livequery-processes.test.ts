@@ -64,6 +64,19 @@ if (url) {
       await db.close();
     });
 
+    test('a process announces its pushes to one started after it (client on B, written through A)', async () => {
+      // A process alone sends no notifications; A must see B's lease and announce to it.
+      const id = `sub-${randomBytes(6).toString('hex')}`;
+      const onB = await login(baseB, id);
+      clients.push(onB);
+      const sub = await call(baseA, 'POST', '/1.1/LiveQuery/subscribe', { query: { className: 'LqTwoLater', where: { room: 'r' } }, id });
+      assert.equal(sub.status, 200, JSON.stringify(sub.body));
+      const written = await call(baseA, 'POST', '/1.1/classes/LqTwoLater', { room: 'r' });
+      assert.equal(written.status, 201, JSON.stringify(written.body));
+      const p = pushOf(await onB.next((m) => m.cmd === CommandType.data));
+      assert.deepEqual([p.op, p.object.objectId, p.query_id], ['create', written.body.objectId, sub.body.query_id]);
+    });
+
     test('events cross processes; after a crash the client gets what it missed on the other process', async () => {
       const id = `sub-${randomBytes(6).toString('hex')}`;
       const onA = await login(baseA, id);

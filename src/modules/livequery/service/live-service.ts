@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext, Logger } from '../../../module-api/context.ts';
 import { sql } from '../../../module-api/data.ts';
 import { matchChange, type ObjectChange, type Push } from '../events/match-change.ts';
-import { ASYNC_COMMIT, deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
+import { ASYNC_COMMIT, awaitStoresInFlight, deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
 import { ensureLiveQueryTables } from '../store/livequery-tables.ts';
 import { dropProcess, reclaimClients, renewLease, sweepExpired } from '../store/process-lease.ts';
 import { SubscriptionRegistry } from '../store/subscription-registry.ts';
@@ -60,6 +60,9 @@ export class LiveQueryService {
     }
     this.registry.replaceAll(await loadAllSubscriptions(this.app.db));
     await renewLease(this.app, this.processId, this.timing.leaseMs);
+    // Stores that did not see our lease (so will not announce their pushes) finish first: our
+    // clients' replay after login finds their rows.
+    await awaitStoresInFlight(this.app);
     this.scheduleLease();
   }
 
@@ -109,11 +112,12 @@ export class LiveQueryService {
       try {
         const pushes = (await Promise.all(round.map((r) => r.matched))).flat();
         if (pushes.length > 0) {
-          const stored = await storeEvents(this.app, pushes);
+          const { events: stored, others } = await storeEvents(this.app, this.processId, pushes);
           this.deliver(stored);
           // The other processes' copy goes out in commit order, without holding up the next
-          // round's insert (a round then costs one round trip, not two).
-          this.broadcasting = this.broadcasting.then(() => this.broadcast(stored)).catch((err: unknown) => this.logger.error({ err }, 'livequery: sending pushes to the other processes failed'));
+          // round's insert (a round then costs one round trip, not two). A process alone sends
+          // none: it would only receive its own pushes back (their text twice through PostgreSQL).
+          if (others) this.broadcasting = this.broadcasting.then(() => this.broadcast(stored)).catch((err: unknown) => this.logger.error({ err }, 'livequery: sending pushes to the other processes failed'));
         }
       } catch (err) {
         this.logger.error({ err }, 'livequery: storing or sending pushes failed');
@@ -244,12 +248,17 @@ export class LiveQueryService {
     this.logger.warn('livequery: notification listener reconnected; reloading subscriptions and replaying pending pushes');
     try {
       this.registry.replaceAll(await loadAllSubscriptions(this.app.db));
-      for (const [subscriptionId, links] of this.clients) {
-        const events = await pendingEvents(this.app, subscriptionId, this.timing.windowMs);
-        for (const l of links) for (const e of events) l.sendPush(subscriptionId, e.seq, e.payload);
-      }
+      await this.replayPending();
     } catch (err) {
       this.logger.error({ err }, 'livequery: recovering after a listener reconnect failed');
+    }
+  }
+
+  /** Sends every connected client what it has not acknowledged (links skip what they sent already). */
+  private async replayPending(): Promise<void> {
+    for (const [subscriptionId, links] of this.clients) {
+      const events = await pendingEvents(this.app, subscriptionId, this.timing.windowMs);
+      for (const l of links) for (const e of events) l.sendPush(subscriptionId, e.seq, e.payload);
     }
   }
 
@@ -264,7 +273,13 @@ export class LiveQueryService {
   private async tick(): Promise<void> {
     try {
       // Swept as dead during a long pause: the clients held here are connected all the same.
-      if (!(await renewLease(this.app, this.processId, this.timing.leaseMs))) await reclaimClients(this.app, this.processId, [...this.clients.keys()]);
+      if (!(await renewLease(this.app, this.processId, this.timing.leaseMs))) {
+        await reclaimClients(this.app, this.processId, [...this.clients.keys()]);
+        // Without a lease the other processes stopped announcing pushes to us: what they stored
+        // meanwhile reaches our clients from the outbox.
+        await awaitStoresInFlight(this.app);
+        await this.replayPending();
+      }
       const { expiredQueryIds } = await sweepExpired(this.app, this.timing.windowMs);
       if (expiredQueryIds.length > 0) await this.subscriptionsChanged(expiredQueryIds);
     } catch (err) {

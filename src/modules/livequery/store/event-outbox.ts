@@ -23,17 +23,44 @@ export interface OutboxEvent {
   readonly payload: string;
 }
 
+/** What one store did: the pushes with their sequence numbers, and whether anyone else must hear of them. */
+export interface StoredRound {
+  readonly events: OutboxEvent[];
+  /**
+   * True when another LiveQuery process held a lease when the rows were written: only then do
+   * the pushes go out on the channel (a process alone would only send them to itself). A
+   * process that registers later waits for every store already under way before it accepts a
+   * client (`awaitStoresInFlight`), so each push is either announced to it or found by its
+   * clients' replay after login.
+   */
+  readonly others: boolean;
+}
+
 /** Stores pushes; returns them with their sequence numbers, in the order given. */
-export async function storeEvents(app: AppContext, items: readonly { subscriptionId: string; payload: string }[]): Promise<OutboxEvent[]> {
-  if (items.length === 0) return [];
-  const rows = await app.db.query<{ seq: string | number; installation_id: string; o: string | number }>(sql`INSERT INTO _larder_lq_events (installation_id, payload)
+export async function storeEvents(app: AppContext, processId: string, items: readonly { subscriptionId: string; payload: string }[]): Promise<StoredRound> {
+  if (items.length === 0) return { events: [], others: false };
+  // One statement, one snapshot: the lease check sees exactly the processes registered before
+  // the rows were written (the insert's table lock is taken before that snapshot).
+  const rows = await app.db.query<{ seq: string | number; installation_id: string; others: boolean }>(sql`WITH ins AS (INSERT INTO _larder_lq_events (installation_id, payload)
     SELECT i, p FROM unnest(${items.map((x) => x.subscriptionId)}::text[], ${items.map((x) => x.payload)}::text[]) WITH ORDINALITY AS u(i, p, o), ${ASYNC_COMMIT} ORDER BY o
-    RETURNING seq, installation_id`);
-  // RETURNING gives the rows in insertion order; the subscription id is checked all the same.
-  return rows.map((r, n) => {
+    RETURNING seq, installation_id)
+    SELECT seq, installation_id, EXISTS (SELECT 1 FROM _larder_lq_processes WHERE process_id <> ${processId}) AS others FROM ins ORDER BY seq`);
+  // Sequence numbers grow in insertion order within one statement; the subscription id is checked all the same.
+  const events = rows.map((r, n) => {
     if (r.installation_id !== items[n].subscriptionId) throw new Error('livequery: outbox insert returned rows out of order');
     return { seq: String(r.seq), subscriptionId: r.installation_id, payload: items[n].payload };
   });
+  return { events, others: rows.some((r) => r.others) };
+}
+
+/**
+ * Waits until every outbox write already under way has committed (a SHARE lock conflicts with
+ * their inserts). A process calls it after registering its lease and before serving clients:
+ * a store that did not see the lease was under way, so its rows are visible to the clients'
+ * replay from then on.
+ */
+export async function awaitStoresInFlight(app: AppContext): Promise<void> {
+  await app.db.transaction((tx) => tx.query(sql`LOCK TABLE _larder_lq_events IN SHARE MODE`));
 }
 
 /** Pushes of one client still inside the window, oldest first (after a login). */
