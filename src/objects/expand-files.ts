@@ -28,11 +28,16 @@ interface FileRow {
  */
 export async function expandFiles(db: Queryable, objects: WireObject[]): Promise<void> {
   const slots: { holder: WireObject | unknown[]; key: string | number; id: string }[] = [];
+  // for...in over own keys rather than Object.entries: no array per object and field (this walk
+  // runs over every object of every page that goes through the parsing path, include's too).
   const visit = (obj: WireObject) => {
-    for (const [k, v] of Object.entries(obj)) {
+    for (const k in obj) {
+      if (!Object.hasOwn(obj, k)) continue;
+      const v = obj[k];
+      if (typeof v !== 'object' || v === null) continue;
       if (isFileRef(v)) slots.push({ holder: obj, key: k, id: v.id });
       else if (Array.isArray(v)) v.forEach((item, i) => isFileRef(item) && slots.push({ holder: v, key: i, id: item.id }));
-      else if (typeof v === 'object' && v !== null && (v as WireObject).__type === 'Pointer') visit(v as WireObject);
+      else if ((v as WireObject).__type === 'Pointer') visit(v as WireObject);
     }
   };
   objects.forEach(visit);

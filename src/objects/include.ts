@@ -3,6 +3,7 @@ import { isFieldReference } from '../model/names.ts';
 import { droppedFrom, fieldView, selectByIds, type Access } from '../plan/index.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { Queryable } from '../storage/database.ts';
+import { prepared } from '../storage/prepared-statements.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
 
@@ -90,7 +91,9 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
     const schema = await deps.classes.find(className, deps.db);
     if (!schema) continue;
     if (!(await deps.access.permits(className, 'get'))) continue;
-    const rows = await deps.db.query<ObjectRow>(selectByIds(deps.access, className, OBJECT_COLUMNS, [...set]));
+    // Prepared: the text depends only on the class (ids and readers are parameters), and its
+    // plan is the primary key or, on a small table, a scan of it (never a range to estimate).
+    const rows = await deps.db.query<ObjectRow>(prepared(selectByIds(deps.access, className, OBJECT_COLUMNS, [...set])));
     const view = fieldView(deps.access, className);
     for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
   }
