@@ -10,14 +10,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppContext, Logger } from '../../../module-api/context.ts';
-import { sql } from '../../../module-api/data.ts';
 import { matchChange, type ObjectChange, type Push } from '../events/match-change.ts';
-import { ASYNC_COMMIT, awaitStoresInFlight, deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
+import { awaitStoresInFlight, deleteAcknowledged, eventsBySeq, pendingEvents, storeEvents, type OutboxEvent } from '../store/event-outbox.ts';
 import { ensureLiveQueryTables } from '../store/livequery-tables.ts';
 import { dropProcess, reclaimClients, renewLease, sweepExpired } from '../store/process-lease.ts';
 import { SubscriptionRegistry } from '../store/subscription-registry.ts';
 import { clientConnected, clientDisconnected, deleteSubscription, loadAllSubscriptions, loadSubscriptions, saveSubscription, type StoredSubscription } from '../store/subscription-store.ts';
+import { SequenceReserve } from '../store/sequence-reserve.ts';
 import type { ClientLink } from './client-link.ts';
+import { StoreQueue } from './store-queue.ts';
+import { announcePushes, notifyChannel } from './channel-send.ts';
 import { LIVEQUERY_CHANNEL, packItems, parseChannelMessage, senderPrefix, type ChannelMessage } from './livequery-channel.ts';
 
 /** Timing of the service (config: LARDER_LIVEQUERY_WINDOW_MS, LARDER_LIVEQUERY_LEASE_MS). */
@@ -39,6 +41,8 @@ export class LiveQueryService {
   private outgoing: { matched: Promise<Push[]>; done: () => void }[] = [];
   private flushing: Promise<void> | undefined;
   private broadcasting: Promise<void> = Promise.resolve();
+  private readonly seqs: SequenceReserve;
+  private readonly stores: StoreQueue;
   private acks: { subscriptionId: string; seq: string }[] = [];
   private ackTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
@@ -50,7 +54,10 @@ export class LiveQueryService {
     private readonly app: AppContext,
     private readonly logger: Logger,
     readonly timing: LiveQueryTiming,
-  ) {}
+  ) {
+    this.seqs = new SequenceReserve(app, (err: unknown) => logger.warn({ err }, 'livequery: reserving outbox sequence numbers failed'));
+    this.stores = new StoreQueue((events) => this.store(events), (err: unknown) => logger.error({ err }, 'livequery: storing pushes failed'));
+  }
 
   /** Creates the tables, loads the subscriptions, listens to the other processes, takes the lease. */
   async start(): Promise<void> {
@@ -74,6 +81,7 @@ export class LiveQueryService {
     if (this.leaseTimer) clearTimeout(this.leaseTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
     await this.flushing;
+    await this.stores.settled();
     await this.broadcasting;
     await this.flushAcks().catch(() => {});
     await dropProcess(this.app, this.processId).catch((err: unknown) => this.logger.warn({ err }, 'livequery: giving up the lease failed'));
@@ -88,11 +96,11 @@ export class LiveQueryService {
 
   /**
    * Publishes one committed write. Matching runs at once (writes are matched concurrently);
-   * storing and sending go through one queue in commit order, and whatever queued up while the
-   * previous round was being stored is stored in one statement and one notification (so the
-   * queue keeps up with bursts instead of paying three round trips per write). Resolves once
-   * this write's pushes are sent to this process's clients (the notification to the other
-   * processes may still be on its way).
+   * numbering and sending to this process's clients go through one queue in commit order, and
+   * the outbox rows follow in batches (whatever queued up while the previous batch was being
+   * written goes in one statement and one notification). Resolves once this write's pushes are
+   * sent to this process's clients and stored (the notification to the other processes may
+   * still be on its way).
    */
   publish(change: ObjectChange): Promise<void> {
     if (this.stopped || !this.registry.watches(change.className)) return Promise.resolve();
@@ -109,21 +117,35 @@ export class LiveQueryService {
   private async flush(): Promise<void> {
     while (this.outgoing.length > 0) {
       const round = this.outgoing.splice(0);
+      let stored: Promise<void> = Promise.resolve();
       try {
         const pushes = (await Promise.all(round.map((r) => r.matched))).flat();
         if (pushes.length > 0) {
-          const { events: stored, others } = await storeEvents(this.app, this.processId, pushes);
-          this.deliver(stored);
-          // The other processes' copy goes out in commit order, without holding up the next
-          // round's insert (a round then costs one round trip, not two). A process alone sends
-          // none: it would only receive its own pushes back (their text twice through PostgreSQL).
-          if (others) this.broadcasting = this.broadcasting.then(() => this.broadcast(stored)).catch((err: unknown) => this.logger.error({ err }, 'livequery: sending pushes to the other processes failed'));
+          // Numbered from the reserve and sent to this process's clients at once, in commit
+          // order; the outbox rows follow in the store queue (a login's replay and the deletion
+          // of acknowledgements wait for them), so no database round trip delays a push here.
+          const seqs = await this.seqs.take(pushes.length);
+          const events = pushes.map((p, n) => ({ seq: seqs[n], subscriptionId: p.subscriptionId, payload: p.payload }));
+          stored = this.stores.add(events);
+          this.deliver(events);
         }
       } catch (err) {
-        this.logger.error({ err }, 'livequery: storing or sending pushes failed');
+        this.logger.error({ err }, 'livequery: numbering or sending pushes failed');
       }
-      for (const r of round) r.done();
+      void stored.then(() => {
+        for (const r of round) r.done();
+      });
     }
+  }
+
+  /**
+   * Writes one batch of pushes to the outbox. The other processes' copy goes out after it, in
+   * order, without holding up the next batch; a process alone sends none (it would only receive
+   * its own pushes back, their text twice through PostgreSQL).
+   */
+  private async store(events: readonly OutboxEvent[]): Promise<void> {
+    const others = await storeEvents(this.app, this.processId, events);
+    if (others) this.broadcasting = this.broadcasting.then(() => announcePushes(this.app, this.processId, events)).catch((err: unknown) => this.logger.error({ err }, 'livequery: sending pushes to the other processes failed'));
   }
 
   private deliver(events: readonly OutboxEvent[]): void {
@@ -131,22 +153,6 @@ export class LiveQueryService {
       const links = this.clients.get(e.subscriptionId);
       if (links) for (const l of links) l.sendPush(e.subscriptionId, e.seq, e.payload);
     }
-  }
-
-  private async broadcast(events: readonly OutboxEvent[]): Promise<void> {
-    const base = { s: this.app.db.schema, from: this.processId };
-    const fixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'push', e: [] }));
-    const items = events.map((e) => ({ n: e.seq, i: e.subscriptionId, m: e.payload }));
-    const { packs, tooLarge } = packItems(items, fixed, (x) => Buffer.byteLength(JSON.stringify(x)));
-    for (const e of packs) await this.notify({ ...base, k: 'push', e });
-    if (tooLarge.length > 0) {
-      const pullFixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'pull', n: [] }));
-      for (const n of packItems(tooLarge.map((x) => x.n), pullFixed, (x) => x.length + 2).packs) await this.notify({ ...base, k: 'pull', n });
-    }
-  }
-
-  private async notify(message: ChannelMessage): Promise<void> {
-    await this.app.db.query(sql`SELECT pg_notify(${LIVEQUERY_CHANNEL}, ${JSON.stringify(message)}) FROM ${ASYNC_COMMIT}`);
   }
 
   // --- subscriptions ------------------------------------------------------------------------
@@ -173,7 +179,7 @@ export class LiveQueryService {
     await this.reload(queryIds);
     const base = { s: this.app.db.schema, from: this.processId };
     const fixed = Buffer.byteLength(JSON.stringify({ ...base, k: 'subs', q: [] }));
-    for (const q of packItems([...queryIds], fixed, (x) => x.length + 3).packs) await this.notify({ ...base, k: 'subs', q });
+    for (const q of packItems([...queryIds], fixed, (x) => x.length + 3).packs) await notifyChannel(this.app, { ...base, k: 'subs', q });
   }
 
   private async reload(queryIds: readonly string[]): Promise<void> {
@@ -194,6 +200,8 @@ export class LiveQueryService {
     if (!set) this.clients.set(subscriptionId, (set = new Set()));
     set.add(link);
     await clientConnected(this.app, subscriptionId, this.processId);
+    // Pushes sent here before this link was added are read from the outbox: wait for their rows.
+    await this.stores.settled();
     return pendingEvents(this.app, subscriptionId, this.timing.windowMs);
   }
 
@@ -224,6 +232,8 @@ export class LiveQueryService {
   private async flushAcks(): Promise<void> {
     const batch = this.acks;
     this.acks = [];
+    // An acknowledged push may not be in the outbox yet: delete once its row is.
+    await this.stores.settled();
     await deleteAcknowledged(this.app, batch);
   }
 

@@ -23,34 +23,22 @@ export interface OutboxEvent {
   readonly payload: string;
 }
 
-/** What one store did: the pushes with their sequence numbers, and whether anyone else must hear of them. */
-export interface StoredRound {
-  readonly events: OutboxEvent[];
-  /**
-   * True when another LiveQuery process held a lease when the rows were written: only then do
-   * the pushes go out on the channel (a process alone would only send them to itself). A
-   * process that registers later waits for every store already under way before it accepts a
-   * client (`awaitStoresInFlight`), so each push is either announced to it or found by its
-   * clients' replay after login.
-   */
-  readonly others: boolean;
-}
-
-/** Stores pushes; returns them with their sequence numbers, in the order given. */
-export async function storeEvents(app: AppContext, processId: string, items: readonly { subscriptionId: string; payload: string }[]): Promise<StoredRound> {
-  if (items.length === 0) return { events: [], others: false };
+/**
+ * Stores pushes numbered beforehand (store/sequence-reserve.ts). Returns true when another
+ * LiveQuery process held a lease when the rows were written: only then do the pushes go out on
+ * the channel (a process alone would only send them to itself). A process that registers later
+ * waits for every store already under way before it accepts a client (`awaitStoresInFlight`),
+ * so each push is either announced to it or found by its clients' replay after login.
+ */
+export async function storeEvents(app: AppContext, processId: string, events: readonly OutboxEvent[]): Promise<boolean> {
+  if (events.length === 0) return false;
   // One statement, one snapshot: the lease check sees exactly the processes registered before
   // the rows were written (the insert's table lock is taken before that snapshot).
-  const rows = await app.db.query<{ seq: string | number; installation_id: string; others: boolean }>(sql`WITH ins AS (INSERT INTO _larder_lq_events (installation_id, payload)
-    SELECT i, p FROM unnest(${items.map((x) => x.subscriptionId)}::text[], ${items.map((x) => x.payload)}::text[]) WITH ORDINALITY AS u(i, p, o), ${ASYNC_COMMIT} ORDER BY o
-    RETURNING seq, installation_id)
-    SELECT seq, installation_id, EXISTS (SELECT 1 FROM _larder_lq_processes WHERE process_id <> ${processId}) AS others FROM ins ORDER BY seq`);
-  // Sequence numbers grow in insertion order within one statement; the subscription id is checked all the same.
-  const events = rows.map((r, n) => {
-    if (r.installation_id !== items[n].subscriptionId) throw new Error('livequery: outbox insert returned rows out of order');
-    return { seq: String(r.seq), subscriptionId: r.installation_id, payload: items[n].payload };
-  });
-  return { events, others: rows.some((r) => r.others) };
+  const [row] = await app.db.query<{ others: boolean }>(sql`WITH ins AS (INSERT INTO _larder_lq_events (seq, installation_id, payload)
+    SELECT s, i, p FROM unnest(${events.map((e) => e.seq)}::bigint[], ${events.map((e) => e.subscriptionId)}::text[], ${events.map((e) => e.payload)}::text[]) AS u(s, i, p), ${ASYNC_COMMIT}
+    RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM _larder_lq_processes WHERE process_id <> ${processId}) AS others, (SELECT count(*) FROM ins) AS n`);
+  return row?.others === true;
 }
 
 /**
@@ -66,7 +54,7 @@ export async function awaitStoresInFlight(app: AppContext): Promise<void> {
 /** Pushes of one client still inside the window, oldest first (after a login). */
 export async function pendingEvents(app: AppContext, subscriptionId: string, windowMs: number): Promise<OutboxEvent[]> {
   const rows = await app.db.query<{ seq: string | number; payload: string }>(sql`SELECT seq, payload FROM _larder_lq_events
-    WHERE installation_id = ${subscriptionId} AND created_at >= now() - ${windowMs} * interval '1 millisecond' ORDER BY seq`);
+    WHERE installation_id = ${subscriptionId} AND created_at >= now() - ${windowMs} * interval '1 millisecond' ORDER BY created_at, seq`);
   return rows.map((r) => ({ seq: String(r.seq), subscriptionId, payload: r.payload }));
 }
 
