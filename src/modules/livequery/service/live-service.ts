@@ -81,7 +81,7 @@ export class LiveQueryService {
     if (this.leaseTimer) clearTimeout(this.leaseTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
     await this.flushing;
-    await this.stores.settled();
+    await Promise.all([this.stores.settled(), this.seqs.settled()]);
     await this.broadcasting;
     await this.flushAcks().catch(() => {});
     await dropProcess(this.app, this.processId).catch((err: unknown) => this.logger.warn({ err }, 'livequery: giving up the lease failed'));

@@ -35,6 +35,11 @@ export class SequenceReserve {
     return out;
   }
 
+  /** Resolves once no block is being fetched (shutdown waits for it). */
+  settled(): Promise<void> {
+    return this.refilling?.catch(() => {}) ?? Promise.resolve();
+  }
+
   /** Fetches one block (one fetch at a time, so blocks arrive in the sequence's order). */
   private refill(count: number): Promise<void> {
     this.refilling ??= this.fetch(count).finally(() => (this.refilling = undefined));
