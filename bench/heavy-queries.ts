@@ -7,19 +7,22 @@
  * machine's load (uptime).
  *
  *   npx tsx bench/heavy-queries.ts [--engine postgres|pglite] [--objects 20000] [--seconds 20]
+ *     [--slots N] [--slice MS] [--heavy 32]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/larder_bench), a
  * fresh schema dropped at the end. Rate limits are off (server-process.ts); the heavy lane
- * (LARDER_HEAVY_QUERY_SLOTS) has its default unless --slots is given.
+ * (LARDER_HEAVY_QUERY_SLOTS) has its default unless --slots is given, the embedded engine's slice
+ * (LARDER_EMBEDDED_SLICE_MS) unless --slice is. On the embedded engine it also reports the
+ * engine's reopens from /metrics: how many, their mean wall time and the mean CPU time of the
+ * engine thread for them (the part a busy machine does not inflate).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
-import { BENCH_KEYS, startServer, type ServerProcess, type ServerStorage } from './server-process.ts';
+import { BENCH_KEYS, freePort, startServer, type ServerProcess, type ServerStorage } from './server-process.ts';
 
-const HEAVY = 32;
 const BRANCHES = 40;
 
 function arg(name: string, fallback: string): string {
@@ -44,6 +47,17 @@ async function seed(base: string, objects: number): Promise<string> {
   return first;
 }
 
+/** The embedded engine's reopens so far (larder_embedded_reopen_seconds and _cpu_seconds): count and sums, ms. */
+async function reopens(port: number): Promise<{ count: number; wallMs: number; cpuMs: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    count: value('larder_embedded_reopen_seconds_count'),
+    wallMs: value('larder_embedded_reopen_seconds_sum') * 1000,
+    cpuMs: value('larder_embedded_reopen_cpu_seconds_sum') * 1000,
+  };
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
@@ -53,13 +67,19 @@ async function main(): Promise<void> {
   const objects = Number(arg('objects', '20000'));
   const seconds = Number(arg('seconds', '20'));
   const slots = arg('slots', '');
+  const slice = arg('slice', '');
+  const heavyCount = Number(arg('heavy', '32'));
+  const metricsPort = await freePort();
   const storage: ServerStorage = engine === 'pglite'
     ? { kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'larder-heavy-bench-')) }
     : { kind: 'postgres', url: benchDatabaseUrl(), schema: freshSchemaName() };
   if (storage.kind === 'postgres') await ensureDatabase(storage.url);
   let server: ServerProcess | undefined;
   try {
-    server = await startServer(storage, 1, { env: slots ? { LARDER_HEAVY_QUERY_SLOTS: slots } : {} });
+    const env: Record<string, string> = { LARDER_METRICS_PORT: String(metricsPort) };
+    if (slots) env.LARDER_HEAVY_QUERY_SLOTS = slots;
+    if (slice) env.LARDER_EMBEDDED_SLICE_MS = slice;
+    server = await startServer(storage, 1, { env });
     const id = await seed(server.url, objects);
     const or = Array.from({ length: BRANCHES }, (_, i) => ({ text: { $regex: `${i}z.*y.*x.*w.*v$` } }));
     const heavyUrl = `${server.url}/1.1/classes/Heavy?where=${encodeURIComponent(JSON.stringify({ $or: or }))}&limit=10`;
@@ -73,7 +93,8 @@ async function main(): Promise<void> {
         answers.set(key, (answers.get(key) ?? 0) + 1);
       }
     };
-    const heavies = Array.from({ length: HEAVY }, loop);
+    const reopensBefore = await reopens(metricsPort);
+    const heavies = Array.from({ length: heavyCount }, loop);
     await new Promise((r) => setTimeout(r, 1000));
     const gets: number[] = [];
     let failed = 0;
@@ -86,12 +107,19 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     await Promise.all(heavies);
+    const reopensAfter = await reopens(metricsPort);
+    const reopenCount = reopensAfter.count - reopensBefore.count;
     gets.sort((a, b) => a - b);
     console.log(JSON.stringify({
-      engine, objects, heavyConcurrent: HEAVY, slots: slots || 'default',
+      engine, objects, heavyConcurrent: heavyCount, slots: slots || 'default', slice: slice || 'default',
       gets: gets.length, getsFailed: failed,
       getP50Ms: Math.round(percentile(gets, 50)), getP99Ms: Math.round(percentile(gets, 99)), getMaxMs: Math.round(gets[gets.length - 1]),
       heavyAnswers: Object.fromEntries(answers),
+      ...(engine === 'pglite' ? {
+        reopens: reopenCount,
+        reopenMeanMs: reopenCount ? Math.round((reopensAfter.wallMs - reopensBefore.wallMs) / reopenCount) : undefined,
+        reopenMeanCpuMs: reopenCount ? Math.round((reopensAfter.cpuMs - reopensBefore.cpuMs) / reopenCount) : undefined,
+      } : {}),
       uptime: execFileSync('uptime', { encoding: 'utf8' }).trim(),
     }, null, 2));
   } finally {

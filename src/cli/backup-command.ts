@@ -14,6 +14,7 @@ import { openDatabase } from '../storage/open-database.ts';
 import { parseArgs } from './args.ts';
 import { CommandError } from './command-error.ts';
 import { openConfiguredDatabase } from './serve.ts';
+import { toolConfig } from './command-database.ts';
 
 export const BACKUP_USAGE = `Usage:
   larder backup <file.tar.gz>       write the app (every table of its schema, and the files of
@@ -68,8 +69,8 @@ export async function backupCommand(command: 'backup' | 'restore' | 'move', argv
   const unknown = Object.keys(configFlags).find((f) => !CONFIG_FLAGS.has(f));
   if (unknown) throw new CommandError(`unknown option ${unknown}.\n${BACKUP_USAGE}`);
   const config = loadConfig(env, configFlags);
-  // Long copies: no statement timeout.
-  const cfg: Config = { ...config, statementTimeoutMs: 0 };
+  // Long copies: no statement timeout, and no embedded slice (command-database.ts, toolConfig).
+  const cfg: Config = { ...toolConfig(config), statementTimeoutMs: 0 };
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   if (command === 'move') {

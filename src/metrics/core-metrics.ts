@@ -68,6 +68,17 @@ export const embeddedReopenSeconds = histogram({
   buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 5, 10],
 });
 
+/**
+ * The CPU time of those reopens on the engine's thread (Linux): PostgreSQL's start on the data
+ * directory. Close to larder_embedded_reopen_seconds on an idle machine; far below it when the
+ * reopen waited for a CPU (a busy machine).
+ */
+export const embeddedReopenCpuSeconds = histogram({
+  name: 'larder_embedded_reopen_cpu_seconds',
+  help: 'Embedded engine: CPU time of the engine thread reopening the database after a cancelled statement, in seconds',
+  buckets: [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5],
+});
+
 /** Open WebSocket connections, by service (friends, livequery, ...). */
 export const websocketConnections = gauge({
   name: 'larder_websocket_connections',

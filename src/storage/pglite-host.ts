@@ -7,7 +7,7 @@
  * - bounds every statement like PostgreSQL's statement_timeout (LARDER_STATEMENT_TIMEOUT_MS,
  *   code 124 after the same limit);
  * - bounds how long one statement may hold the engine while other work waits
- *   (LARDER_EMBEDDED_SLICE_MS, default 1 s): past that it is cancelled with 124 too, so one heavy
+ *   (LARDER_EMBEDDED_SLICE_MS, default 0.5 s): past that it is cancelled with 124 too, so one heavy
  *   query cannot stall every other request for the whole statement timeout;
  * - cancels by terminating the worker and activating a warm spare worker (pglite-spare.ts) on
  *   the same data directory: an uncommitted transaction is rolled back by PostgreSQL's crash
@@ -15,11 +15,12 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.ts';
-import { embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
+import { embeddedReopenCpuSeconds, embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
 import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
 import { IdleCheckpoints } from './pglite-checkpoint.ts';
-import { cancelError, type CancelReason, type Pending, type Running } from './pglite-running.ts';
+import { cancelError, isSliced, mayNotify, type CancelReason, type Pending, type Running } from './pglite-running.ts';
 import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
+import { EngineTurns } from './engine-turns.ts';
 
 /** What the host needs. */
 export interface PgliteHostOptions {
@@ -45,8 +46,7 @@ export class PgliteHost {
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
   private running: Running | undefined;
-  private readonly queue: (() => void)[] = [];
-  private locked = false;
+  private readonly turns = new EngineTurns();
   private closed = false;
   /** True from a cancellation until the new worker has opened the database. */
   private restarting = false;
@@ -81,7 +81,7 @@ export class PgliteHost {
    * Then warms the next spare, so that a cancellation costs only PostgreSQL's start on the data
    * directory, not loading and instantiating PGlite (docs/security.md).
    */
-  private spawn(stopping?: Promise<unknown>): void {
+  private spawn(stopping?: Promise<unknown>, lostNotifications = false): void {
     const generation = this.generation;
     const spare = this.spare ?? this.prepare();
     this.spare = undefined;
@@ -90,12 +90,16 @@ export class PgliteHost {
       const { worker, opened } = await spare;
       await stopping?.catch(() => {});
       this.worker = worker;
-      await activateSpare({ worker, opened });
-      if (generation > 0) embeddedReopenSeconds.observe((performance.now() - t0) / 1000);
+      const cost = await activateSpare({ worker, opened });
+      if (generation > 0) {
+        embeddedReopenSeconds.observe((performance.now() - t0) / 1000);
+        if (cost) embeddedReopenCpuSeconds.observe(cost.cpuMs / 1000);
+      }
       if (generation !== this.generation) return;
-      // A restarted engine listens again; what was notified meanwhile may be lost.
+      // A restarted engine listens again. Only a cut statement that may have notified (or a
+      // crash) can have lost a notification (pglite-running.ts, mayNotify): then listeners reload.
       for (const channel of new Set(this.listeners.map((l) => l.channel))) await this.send(worker, { id: 0, op: 'listen', channel });
-      if (generation > 0) for (const l of this.listeners) l.onReset();
+      if (lostNotifications) for (const l of this.listeners) l.onReset();
     })();
     this.ready.catch(() => {});
     this.ready.then(() => {
@@ -126,6 +130,7 @@ export class PgliteHost {
   private cancel(reason: CancelReason, cause?: unknown): void {
     if (this.closed) return;
     const ranMs = this.running ? Date.now() - this.running.startedAt : 0;
+    const lost = reason === 'crash' || this.running?.mayNotify === true;
     this.stopClock();
     this.generation++;
     const err = cancelError(reason, this.opts, cause);
@@ -136,7 +141,7 @@ export class PgliteHost {
     if (reason !== 'crash') statementTimeouts.inc();
     this.opts.onCancel?.({ reason, ranMs });
     this.restarting = true;
-    this.spawn(old?.terminate());
+    this.spawn(old?.terminate(), lost);
     this.ready.then(() => (this.restarting = false), () => {});
   }
 
@@ -146,7 +151,7 @@ export class PgliteHost {
       await this.ready;
     } catch {
       if (this.closed) throw new Error('the embedded database is closed');
-      this.spawn();
+      this.spawn(undefined, this.generation > 0);
       await this.ready;
     }
   }
@@ -167,12 +172,12 @@ export class PgliteHost {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (timed) {
-        const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' };
+        const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' && isSliced(m.text), mayNotify: 'text' in m && mayNotify(m.text) };
         if (this.opts.statementTimeoutMs > 0) running.timers.push(setTimeout(() => this.cancel('timeout'), this.opts.statementTimeoutMs));
         if (running.sliced && this.opts.sliceMs > 0) {
           running.timers.push(setTimeout(() => {
             running.overSlice = true;
-            if (this.queue.length > 0) this.cancel('slice');
+            if (this.turns.queued > 0) this.cancel('slice');
           }, this.opts.sliceMs));
         }
         this.running = running;
@@ -181,29 +186,28 @@ export class PgliteHost {
     });
   }
 
-  /** Takes the engine (FIFO). A waiter arriving while a statement is past its slice cancels it. */
-  private async lock(checkpoint = false): Promise<() => void> {
-    if (this.locked) {
-      const turn = new Promise<void>((resolve) => this.queue.push(resolve));
+  /**
+   * Takes the engine (engine-turns.ts: in order, cheap statements before heavy ones). A waiter
+   * arriving while a statement is past its slice cancels it.
+   */
+  private async lock(checkpoint = false, heavy = false): Promise<() => void> {
+    const turn = this.turns.take(heavy);
+    if (turn) {
       if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
       await turn;
     }
-    this.locked = true;
     if (!checkpoint) this.checkpoints.busy();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.queue.shift();
-      if (next) return next();
-      this.locked = false;
-      if (!checkpoint) this.checkpoints.idle();
+      if (!this.turns.pass() && !checkpoint) this.checkpoints.idle();
     };
   }
 
-  /** Runs one statement on its own. */
-  async query(text: string, values: unknown[], prepared = false): Promise<Record<string, unknown>[]> {
-    const release = await this.lock();
+  /** Runs one statement on its own; `heavy`: a class query, which lets cheap waiters go first. */
+  async query(text: string, values: unknown[], prepared = false, heavy = false): Promise<Record<string, unknown>[]> {
+    const release = await this.lock(false, heavy);
     try {
       return await this.call({ id: 0, op: 'query', text, values, prepared }, this.generation);
     } finally {
@@ -269,7 +273,7 @@ export class PgliteHost {
    * load balancer drop a healthy server). A restart that failed is reported by the next probe.
    */
   async ping(): Promise<void> {
-    if (this.locked || this.restarting) return;
+    if (this.turns.busy || this.restarting) return;
     await this.query('SELECT 1', []);
   }
 

@@ -23,7 +23,8 @@ export type WorkerError = { message: string } & Record<string, string | number>;
 /** Worker -> host. */
 export type WorkerMessage =
   | { standing: true }
-  | { ready: true }
+  /** Opened; `cpuMs`/`runqMs`: this thread's CPU time and CPU queueing since `activate` (Linux). */
+  | { ready: true; cpuMs?: number; runqMs?: number }
   | { failed: WorkerError }
   | { id: number; rows: Record<string, unknown>[] }
   | { id: number; error: WorkerError }

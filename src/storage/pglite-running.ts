@@ -15,7 +15,23 @@ export interface Running {
   /** Set once it has run past the slice: the next waiter cancels it. */
   overSlice: boolean;
   timers: NodeJS.Timeout[];
+  /** Cut when it holds the engine past the slice while others wait (isSliced). */
   sliced: boolean;
+  /** It may deliver a notification (see mayNotify): cut, that notification may be lost. */
+  mayNotify: boolean;
+}
+
+/**
+ * Whether a statement may deliver a notification: it calls pg_notify or NOTIFY (all of Larder's
+ * are `SELECT pg_notify(...)` on their own), or it commits a transaction that may have called it.
+ * A cancelled statement that cannot has lost nothing: the notifications of every statement before
+ * it reached the host before their answers (one message port, in order), and an uncommitted
+ * transaction notifies nobody. So only after cutting such a statement (or a crash) do listeners
+ * reload what they cache (their `onReset`), which would otherwise cost every request after a
+ * cancellation extra statements, each of which may wait behind the next heavy one.
+ */
+export function mayNotify(text: string): boolean {
+  return /notify/i.test(text) || /^\s*commit\b/i.test(text);
 }
 
 /** Why the host cancelled what ran. */
@@ -27,4 +43,15 @@ export function cancelError(reason: CancelReason, limits: { sliceMs: number; sta
   return new ApiError('timeout', reason === 'slice'
     ? `The request timed out on the server: the statement held the embedded database for more than ${limits.sliceMs} ms while other requests waited.`
     : `The request timed out on the server: the statement ran for more than ${limits.statementTimeoutMs} ms.`);
+}
+
+/**
+ * Whether a statement may be cut by the slice: every query but a schema change (CREATE, ALTER,
+ * DROP: a class's first table, a module's tables and indexes, a new column). Those are Larder's
+ * own, not a cost a client chooses, and one cut halfway would only run again, and be cut again,
+ * at the next use while requests wait (an index built on a large existing table). They stay
+ * bounded by the statement timeout, as on PostgreSQL.
+ */
+export function isSliced(text: string): boolean {
+  return !/^\s*(create|alter|drop)\b/i.test(text);
 }

@@ -9,11 +9,18 @@ import { Worker } from 'node:worker_threads';
 import { driverError, type HostMessage, type WorkerInit, type WorkerMessage } from './pglite-protocol.ts';
 import { pgliteWasm } from './pglite-wasm.ts';
 
+/** What opening the data directory cost the worker's thread, ms (Linux only). */
+export interface OpenCost {
+  cpuMs: number;
+  /** Time the thread was ready to run but waited for a CPU (a busy machine). */
+  runqMs: number;
+}
+
 /** A worker that has not opened the database yet. */
 export interface Spare {
   worker: Worker;
   /** Settles once the worker has opened the database after `activate`, or failed to. */
-  opened: Promise<void>;
+  opened: Promise<OpenCost | undefined>;
 }
 
 /** What the host hears from a worker once it has opened the database. */
@@ -30,12 +37,12 @@ export async function prepareSpare(dataDir: string, schema: string, events: Spar
   // Plain JavaScript (see the worker's comment); no execArgv of the main thread (e.g. --test).
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: init, execArgv: [] });
   let isOpen = false;
-  const opened = new Promise<void>((resolve, reject) => {
+  const opened = new Promise<OpenCost | undefined>((resolve, reject) => {
     worker.on('message', (m: WorkerMessage) => {
       if ('standing' in m) return;
       if ('ready' in m) {
         isOpen = true;
-        resolve();
+        resolve(m.cpuMs === undefined || m.runqMs === undefined ? undefined : { cpuMs: m.cpuMs, runqMs: m.runqMs });
       } else if ('failed' in m) {
         reject(driverError(m.failed));
       } else {
@@ -58,8 +65,8 @@ export async function prepareSpare(dataDir: string, schema: string, events: Spar
   return { worker, opened };
 }
 
-/** Lets a spare open the database; resolves when it has. */
-export async function activateSpare(spare: Spare): Promise<void> {
+/** Lets a spare open the database; resolves when it has, with what that cost its thread. */
+export async function activateSpare(spare: Spare): Promise<OpenCost | undefined> {
   spare.worker.postMessage({ id: 0, op: 'activate' } satisfies HostMessage);
-  await spare.opened;
+  return spare.opened;
 }

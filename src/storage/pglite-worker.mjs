@@ -4,6 +4,7 @@
 // activates a warm spare on the same data directory; PostgreSQL's crash recovery makes that safe.
 // Plain JavaScript on purpose: a worker thread does not inherit the TypeScript loader of the
 // main thread, and this file needs nothing but PGlite. Messages: pglite-protocol.ts.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
@@ -40,6 +41,22 @@ let activate;
 const activated = new Promise((resolve) => (activate = resolve));
 
 /**
+ * This thread's CPU time and time spent waiting for a CPU so far, ms (Linux: schedstat of the
+ * calling thread; undefined elsewhere). Reported with `ready`, so the cost of opening the data
+ * directory can be told apart from a busy machine's queueing (docs/benchmarks.md).
+ */
+function threadTimes() {
+  try {
+    const [cpu, runq] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return { cpuMs: cpu / 1e6, runqMs: runq / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+/** threadTimes() when the host activated this worker. */
+let activatedAt;
+
+/**
  * PGlite's NodeFS, mounted only once the host activates this worker. Everything before that
  * (loading PGlite, instantiating the WebAssembly, unpacking PostgreSQL's share files) runs while
  * another worker still owns the data directory, so a worker that replaces a cancelled one only
@@ -55,6 +72,7 @@ class DeferredNodeFS extends NodeFS {
   async initialSyncFs() {
     post({ standing: true });
     await activated;
+    activatedAt = threadTimes();
     const mod = this.pg.Module;
     mod.FS.mkdirTree(PGDATA);
     mod.FS.mount(mod.NODEFS, { root: this.rootDir }, PGDATA);
@@ -168,7 +186,8 @@ port.on('message', (m) => {
 });
 try {
   db = await open();
-  post({ ready: true });
+  const now = threadTimes();
+  post(now && activatedAt ? { ready: true, cpuMs: now.cpuMs - activatedAt.cpuMs, runqMs: now.runqMs - activatedAt.runqMs } : { ready: true });
 } catch (err) {
   post({ failed: errorOf(err) });
 }

@@ -6,6 +6,7 @@ import type { Database } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
 import { PgliteHost, type PgliteHostOptions } from './pglite-host.ts';
 import { isPrepared } from './prepared-statements.ts';
+import { isHeavy } from './heavy-lane.ts';
 
 /** Options for the embedded engine. `dataDir` undefined means a temporary database (tests). */
 export interface PgliteOptions {
@@ -50,7 +51,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   }
   const query = <R>(statement: Sql): Promise<R[]> => {
     const { text, values } = statement.toQuery();
-    return run<R>(host.query(text, values, isPrepared(statement)));
+    return run<R>(host.query(text, values, isPrepared(statement), isHeavy(statement)));
   };
   return {
     engine: 'pglite',
