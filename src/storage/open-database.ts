@@ -12,7 +12,7 @@ export interface DatabaseTarget {
   poolSize: number;
   /** Longest a statement may run, ms, on either engine (0: unbounded, tools only). */
   statementTimeoutMs: number;
-  /** Embedded engine: longest one statement may hold it while other work waits, ms (default 500). */
+  /** Embedded engine: longest one statement may hold it while other work waits, ms (default 1000). */
   embeddedSliceMs?: number;
   /** Class queries (find, count) that may run at once (heavy-lane.ts); default heavySlotsDefault. */
   heavySlots?: number;
@@ -28,7 +28,7 @@ export function heavySlotsDefault(t: Pick<DatabaseTarget, 'databaseUrl' | 'poolS
 }
 
 /** LARDER_EMBEDDED_SLICE_MS when not configured. */
-export const DEFAULT_EMBEDDED_SLICE_MS = 500;
+export const DEFAULT_EMBEDDED_SLICE_MS = 1000;
 
 /**
  * Opens PostgreSQL when a URL is given, else the embedded PGlite engine. PGlite is imported

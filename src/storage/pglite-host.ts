@@ -7,7 +7,7 @@
  * - bounds every statement like PostgreSQL's statement_timeout (LARDER_STATEMENT_TIMEOUT_MS,
  *   code 124 after the same limit);
  * - bounds how long one statement may hold the engine while other work waits
- *   (LARDER_EMBEDDED_SLICE_MS, default 0.5 s): past that it is cancelled with 124 too, so one heavy
+ *   (LARDER_EMBEDDED_SLICE_MS, default 1 s): past that it is cancelled with 124 too, so one heavy
  *   query cannot stall every other request for the whole statement timeout;
  * - cancels by terminating the worker and activating a warm spare worker (pglite-spare.ts) on
  *   the same data directory: an uncommitted transaction is rolled back by PostgreSQL's crash
