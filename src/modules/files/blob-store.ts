@@ -34,6 +34,12 @@ export interface BlobStore {
   write(location: string, body: Readable, opts: { maxBytes: number; contentType: string }): Promise<StoredBlob>;
   /** The bytes of a blob (a range of them when given); undefined when there is no such blob. */
   read(location: string, range?: ByteRange): Promise<Readable | undefined>;
+  /**
+   * All `size` bytes of a blob in one buffer (one read), undefined when there is no such blob;
+   * fewer bytes when the blob is shorter. Only stores for which one read is cheap (local disk)
+   * have it; serving uses it for small files (whole-file-reads.ts).
+   */
+  readWhole?(location: string, size: number): Promise<Buffer | undefined>;
   /** Size and md5 of a stored blob, undefined when absent (S3: after a direct upload). */
   stat(location: string): Promise<StoredBlob | undefined>;
   /** Removes a blob; removing a missing blob is not an error. */

@@ -102,6 +102,23 @@ export class LocalDiskStore implements BlobStore {
     return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
+  async readWhole(location: string, size: number): Promise<Buffer | undefined> {
+    const fh = await open(this.pathOf(location), 'r').catch(() => undefined);
+    if (!fh) return undefined;
+    try {
+      const buf = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const { bytesRead } = await fh.read(buf, got, size - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return got === size ? buf : buf.subarray(0, got);
+    } finally {
+      await fh.close();
+    }
+  }
+
   async stat(location: string): Promise<StoredBlob | undefined> {
     const path = this.pathOf(location);
     const s = await stat(path).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { finished } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../module-api/errors.ts';
 import { committedByKey, sizeOf, type FileRecord } from './file-records.ts';
@@ -5,6 +6,7 @@ import { contentDisposition, etagMatches, mayRenderInline, parseRange } from './
 import { isValidKey } from './file-key.ts';
 import type { FilesService } from './files-service.ts';
 import { thumbnailResponse } from './thumbnail.ts';
+import { WHOLE_READ_MAX_BYTES, wholeReads } from './whole-file-reads.ts';
 
 /** A year: a key never changes its bytes (keys are not reused), so caches may keep them. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -25,6 +27,31 @@ export function fileHeaders(row: FileRecord, etag: string): Record<string, strin
     'content-disposition': contentDisposition(row.name, inline),
     'accept-ranges': 'bytes',
   };
+}
+
+/**
+ * Sends a small file read whole (whole-file-reads.ts); undefined when it is not small, the
+ * store cannot, or the budget is spent: then the caller streams it.
+ */
+async function sendWhole(svc: FilesService, row: FileRecord, size: number, headers: Record<string, string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  if (size === 0 || size > WHOLE_READ_MAX_BYTES || !svc.store.readWhole || !wholeReads.take(size)) return undefined;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await svc.store.readWhole(row.blob, size);
+  } catch (err) {
+    wholeReads.give(size);
+    throw err;
+  }
+  if (!bytes) {
+    wholeReads.give(size);
+    req.log.warn({ key: row.key }, 'file bytes missing from storage');
+    return notFound(reply);
+  }
+  if (bytes.length !== size) req.log.warn({ key: row.key, size, found: bytes.length }, 'file shorter on storage than recorded');
+  // The socket holds the buffer until it is written: given back once the response is over
+  // (finished, or the client went away, even before this line).
+  finished(reply.raw, () => wholeReads.give(size));
+  return reply.code(200).headers({ ...headers, 'content-type': row.mime_type, 'content-length': String(bytes.length) }).send(bytes);
 }
 
 /** The key of a /files/<key> request, undefined when it cannot be a key. */
@@ -61,6 +88,10 @@ export async function serveFile(svc: FilesService, req: FastifyRequest, reply: F
     return reply.code(416).headers({ ...headers, 'content-range': `bytes */${size}` }).send();
   }
   const range = asked.kind === 'partial' ? asked.range : undefined;
+  if (!range && req.method === 'GET') {
+    const sent = await sendWhole(svc, row, size, headers, req, reply);
+    if (sent) return sent;
+  }
   const body = size === 0 ? undefined : await svc.store.read(row.blob, range);
   if (size > 0 && !body) {
     req.log.warn({ key: row.key }, 'file bytes missing from storage');
