@@ -30,11 +30,12 @@ export function fileHeaders(row: FileRecord, etag: string): Record<string, strin
 }
 
 /**
- * Sends a small file read whole (whole-file-reads.ts); undefined when it is not small, the
- * store cannot, or the budget is spent: then the caller streams it.
+ * Sends a small file read whole (whole-file-reads.ts); false (nothing sent) when it is not
+ * small, the store cannot, or the budget is spent: then the caller streams it. (A boolean, not
+ * the reply: a reply is thenable, and awaiting it waits for the end of the response.)
  */
-async function sendWhole(svc: FilesService, row: FileRecord, size: number, headers: Record<string, string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  if (size === 0 || size > WHOLE_READ_MAX_BYTES || !svc.store.readWhole || !wholeReads.take(size)) return undefined;
+async function sendWhole(svc: FilesService, row: FileRecord, size: number, headers: Record<string, string>, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  if (size === 0 || size > WHOLE_READ_MAX_BYTES || !svc.store.readWhole || !wholeReads.take(size)) return false;
   let bytes: Buffer | undefined;
   try {
     bytes = await svc.store.readWhole(row.blob, size);
@@ -45,13 +46,15 @@ async function sendWhole(svc: FilesService, row: FileRecord, size: number, heade
   if (!bytes) {
     wholeReads.give(size);
     req.log.warn({ key: row.key }, 'file bytes missing from storage');
-    return notFound(reply);
+    notFound(reply);
+    return true;
   }
   if (bytes.length !== size) req.log.warn({ key: row.key, size, found: bytes.length }, 'file shorter on storage than recorded');
   // The socket holds the buffer until it is written: given back once the response is over
   // (finished, or the client went away, even before this line).
   finished(reply.raw, () => wholeReads.give(size));
-  return reply.code(200).headers({ ...headers, 'content-type': row.mime_type, 'content-length': String(bytes.length) }).send(bytes);
+  reply.code(200).headers({ ...headers, 'content-type': row.mime_type, 'content-length': String(bytes.length) }).send(bytes);
+  return true;
 }
 
 /** The key of a /files/<key> request, undefined when it cannot be a key. */
@@ -89,8 +92,7 @@ export async function serveFile(svc: FilesService, req: FastifyRequest, reply: F
   }
   const range = asked.kind === 'partial' ? asked.range : undefined;
   if (!range && req.method === 'GET') {
-    const sent = await sendWhole(svc, row, size, headers, req, reply);
-    if (sent) return sent;
+    if (await sendWhole(svc, row, size, headers, req, reply)) return reply;
   }
   const body = size === 0 ? undefined : await svc.store.read(row.blob, range);
   if (size > 0 && !body) {
