@@ -23,11 +23,22 @@ async function md5OfFile(path: string): Promise<string> {
   return limiter.digest();
 }
 
+/** Makes a directory's entries (a rename into it) durable: fsync of the directory. */
+async function syncDirectory(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * File bytes on local disk under one directory: `<dir>/<first two chars>/<location>`. Writes go
  * to `<dir>/tmp/<random>` and are renamed into place only once complete, so a reader (in this or
  * another process sharing the directory) sees a whole file or none, and a crash leaves only a
- * temporary file, which the next start removes.
+ * temporary file, which the next start removes. The file is fsynced before the rename and its
+ * directory after it, so a write that returned survives a power loss.
  */
 export class LocalDiskStore implements BlobStore {
   readonly kind = 'local' as const;
@@ -62,15 +73,11 @@ export class LocalDiskStore implements BlobStore {
     const target = this.pathOf(location);
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
     const limiter = new HashingLimiter(opts.maxBytes);
+    let renamed = false;
     try {
-      await pipeline(body, limiter, createWriteStream(temp, { flags: 'wx' }));
-      // Bytes reach the disk before the name does: after a crash a file is whole or absent.
-      const fh = await open(temp, 'r');
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
+      // flush: the bytes reach the disk (fsync) before the stream closes, so before the name
+      // does: after a crash a file is whole or absent.
+      await pipeline(body, limiter, createWriteStream(temp, { flags: 'wx', flush: true }));
       await this.ensureShard(location);
       await rename(temp, target).catch(async (err: NodeJS.ErrnoException) => {
         // The shard directory was removed behind this process's back: make it again.
@@ -79,8 +86,12 @@ export class LocalDiskStore implements BlobStore {
         await this.ensureShard(location);
         await rename(temp, target);
       });
+      renamed = true;
+      // The name too, before the caller commits the record: an upload answered 200 is still
+      // there after a power loss, not a committed record whose bytes vanished.
+      await syncDirectory(join(this.dir, location.slice(0, 2)));
     } catch (err) {
-      await rm(temp, { force: true });
+      await rm(renamed ? target : temp, { force: true });
       throw err;
     }
     return { size: limiter.size, md5: limiter.digest() };
