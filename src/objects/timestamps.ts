@@ -1,3 +1,4 @@
+const UTC_TS = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\+00$/;
 const PG_TS = /^(\d{4,})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([+-]\d{2})(?::?(\d{2}))?|Z)?$/;
 
 /**
@@ -7,6 +8,13 @@ const PG_TS = /^(\d{4,})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(
 export function toIso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   const s = String(value);
+  // What every row read has (TimeZone=UTC): `YYYY-MM-DD HH:MM:SS[.f-ffffff]+00`, rewritten by
+  // slicing; a test without captures costs less than the general parse below (each object of
+  // an answer has two timestamps: about 2% of the server's CPU on a page of 20).
+  if (UTC_TS.test(s)) {
+    const ms = s.length === 22 ? '000' : s.length >= 26 ? s.slice(20, 23) : (s.slice(20, -3) + '00').slice(0, 3);
+    return `${s.slice(0, 10)}T${s.slice(11, 19)}.${ms}Z`;
+  }
   const m = PG_TS.exec(s);
   if (!m) return new Date(s).toISOString();
   const [, y, mo, d, h, mi, sec, frac = '', oh, om] = m;
