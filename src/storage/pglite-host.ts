@@ -47,6 +47,8 @@ export class PgliteHost {
   private readonly pending = new Map<number, Pending>();
   private running: Running | undefined;
   private readonly turns = new EngineTurns();
+  /** 1 while a checkpoint waits for the engine: a waiter that is no reason to cut. */
+  private checkpointWaiting = 0;
   private closed = false;
   /** True from a cancellation until the new worker has opened the database. */
   private restarting = false;
@@ -177,7 +179,7 @@ export class PgliteHost {
         if (running.sliced && this.opts.sliceMs > 0) {
           running.timers.push(setTimeout(() => {
             running.overSlice = true;
-            if (this.turns.queued > 0) this.cancel('slice');
+            if (this.turns.queued > this.checkpointWaiting) this.cancel('slice');
           }, this.opts.sliceMs));
         }
         this.running = running;
@@ -193,8 +195,11 @@ export class PgliteHost {
   private async lock(checkpoint = false, heavy = false): Promise<() => void> {
     const turn = this.turns.take(heavy);
     if (turn) {
-      if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
+      // A checkpoint waits without cutting anything (pglite-checkpoint.ts).
+      if (checkpoint) this.checkpointWaiting++;
+      else if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
       await turn;
+      if (checkpoint) this.checkpointWaiting--;
     }
     if (!checkpoint) this.checkpoints.busy();
     let released = false;
@@ -218,7 +223,7 @@ export class PgliteHost {
   /**
    * Runs raw SQL text: migrations and DDL of Larder's own, never request data. Not bounded:
    * a migration cut halfway on a slow machine would only run again at every start. `checkpoint`:
-   * the idle checkpoint itself, which is no work to checkpoint after.
+   * a checkpoint (pglite-checkpoint.ts), which is no work to checkpoint after.
    */
   async exec(text: string, checkpoint = false): Promise<void> {
     const release = await this.lock(checkpoint);
