@@ -20,7 +20,7 @@ import type { Route } from './http/route.ts';
 import { createServer } from './http/server.ts';
 import type { Logger } from './log.ts';
 import type { LarderModule } from './module-api/larder-module.ts';
-import type { HttpPolicy } from './http/http-policy.ts';
+import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http/http-policy.ts';
 
 /** Options of the HTTP app. */
 export interface CreateAppOptions {
@@ -66,7 +66,7 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     requestLog: opts.requestLog,
   });
   await mountExport(server, app, opts.logger, opts.exportOptions);
-  await mountCloudFunctions(server, app, opts.bodyLimitBytes ?? 20 * 1024 * 1024);
+  await mountCloudFunctions(server, app, opts.bodyLimitBytes ?? 20 * 1024 * 1024, { policy: opts.policy ?? DEFAULT_HTTP_POLICY, requestLog: opts.requestLog ?? false });
   for (const m of modules) await m.mount?.(server, app, opts.logger);
   return server;
 }

@@ -26,4 +26,6 @@ test("the server's own routes and unmatched requests", () => {
   assert.equal(routeFamily('/larder/export/:file', '/larder/export/x.tar.gz', KNOWN), 'export-download');
   assert.equal(routeFamily('/apps/:appId/verify_email/:token', '/apps/a/verify_email/t', KNOWN), 'pages');
   assert.equal(routeFamily(undefined, '/wp-admin', KNOWN), 'not-found');
+  assert.equal(routeFamily('/1.1/functions/:name', '/1.1/functions/hello', KNOWN), 'functions');
+  assert.equal(routeFamily('/1/call/:name', '/1/call/hello', KNOWN), 'call');
 });

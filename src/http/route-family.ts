@@ -11,10 +11,17 @@ const SERVER_ROUTES: Readonly<Record<string, string>> = {
   '/metrics': 'metrics',
 };
 
+const FUNCTION_ROUTES: Readonly<Record<string, string>> = {
+  '/1.1/functions/:name': 'functions',
+  '/1/functions/:name': 'functions',
+  '/1.1/call/:name': 'call',
+  '/1/call/:name': 'call',
+};
+
 /**
  * The family of a request: for the API (`/1.1/...`, `/1/...`, module prefixes such as
  * `/friend/...`) the first segment after the version when it is one the route table knows
- * (`classes`, `users`, `batch`, ...), else `other`; `health`, `metrics`, `console`, `pages`,
+ * (`classes`, `users`, `batch`, ...), else `other`; `functions` and `call` for cloud functions; `health`, `metrics`, `console`, `pages`,
  * `export-download` for the server's own routes; `not-found` for no route at all.
  * `routeUrl` is the pattern Fastify matched (undefined when none did).
  */
@@ -24,6 +31,10 @@ export function routeFamily(routeUrl: string | undefined, path: string, known: R
   if (fixed) return fixed;
   if (routeUrl.startsWith('/console')) return 'console';
   if (routeUrl.startsWith('/larder/export/')) return 'export-download';
+  // Cloud functions have routes of their own (routes/functions.ts, and function-fast-path.ts
+  // counts its calls under the same names).
+  const fn = FUNCTION_ROUTES[routeUrl];
+  if (fn) return fn;
   if (!routeUrl.endsWith('/*')) return 'pages';
   const segs = path.split('?')[0].split('/').filter(Boolean);
   // `/1.1/classes/...` -> classes; a module prefix (`/friend/v2/...`) is its own family.

@@ -7,54 +7,17 @@
  * (`/1.1/functions/Review/beforeSave`) and `_ops/metadatas` are never reachable through here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../app-context.ts';
 import { engineFailure } from '../../cloud/cloud-code.ts';
-import { byteLimit, readWhole } from '../../cloud/engine-client.ts';
+import { byteLimit, readWhole, type StreamedAnswer } from '../../cloud/engine-client.ts';
 import { ApiError } from '../../errors/api-error.ts';
+import type { HttpPolicy } from '../http-policy.ts';
 import { callerFromHeaders, fromFallbackBody, type CallerInfo } from '../credentials.ts';
-import { authenticateCaller } from '../dispatch.ts';
 import { parseJsonBody } from '../json-body.ts';
-
-/** Request headers passed on to the engine as the caller sent them (credentials included). */
-const FORWARDED = [
-  'content-type', 'user-agent', 'accept-language',
-  'x-lc-id', 'x-lc-key', 'x-lc-sign', 'x-lc-session', 'x-lc-prod', 'x-lc-ua', 'x-lc-hook-key',
-  'x-avoscloud-application-id', 'x-avoscloud-application-key', 'x-avoscloud-master-key', 'x-avoscloud-session-token',
-  'x-avoscloud-request-sign', 'x-avoscloud-application-production',
-  'x-uluru-application-id', 'x-uluru-application-key', 'x-uluru-master-key', 'x-uluru-session-token',
-  'x-uluru-request-sign', 'x-uluru-application-production',
-];
-
-/**
- * Bodies and answers up to this size (with a declared length) are read whole and written in one
- * piece: a typical AV.Cloud.run call and its result are a few hundred bytes, and piping them
- * through stream transforms cost more CPU than the engine spent answering (docs/benchmarks.md).
- * Larger or chunked ones are streamed, never held whole.
- */
-const WHOLE_BYTES = 64 * 1024;
-
-/** Answer headers passed back (the rest, hop-by-hop ones included, are the engine's business). */
-const PASSED_BACK = ['content-type', 'cache-control', 'set-cookie'];
-
-/** What the engine is told about the client's address (LeanEngine reads X-Real-IP first). */
-function addressHeaders(req: FastifyRequest): Record<string, string> {
-  const peer = req.socket.remoteAddress ?? '';
-  const before = req.headers['x-forwarded-for'];
-  const chain = typeof before === 'string' && before !== '' ? `${before}, ${peer}` : peer;
-  return { 'x-forwarded-for': chain, 'x-real-ip': req.ip };
-}
-
-function pick(headers: IncomingHttpHeaders, names: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of names) {
-    const v = headers[n];
-    if (typeof v === 'string') out[n] = v;
-    else if (Array.isArray(v)) out[n] = v.join(', ');
-  }
-  return out;
-}
+import { beforeFastify } from '../pre-routing.ts';
+import { functionFastPath, takePrefetched, type PrefetchedCalls } from './function-fast-path.ts';
+import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
@@ -109,34 +72,24 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
   return { caller: callerFromHeaders(req.headers), headers, body: raw };
 }
 
-async function forward(app: AppContext, serverLimit: number, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCalls, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const limit = app.cloud?.options.bodyLimitBytes ?? serverLimit;
+  // Sent by the fast path already (function-fast-path.ts), which left the answer to this route.
+  const prefetched = takePrefetched(calls, req.raw);
+  if (prefetched && 'error' in prefetched) throw prefetched.error;
+  return answerWith(prefetched?.answer ?? (await send(app, req, limit)), limit, reply);
+}
+
+async function send(app: AppContext, req: FastifyRequest, limit: number): Promise<StreamedAnswer> {
   const { caller, headers, body } = await outgoing(req, limit);
-  // The engine checks the credentials too; checking them here keeps unauthenticated traffic
-  // away from it and answers with Larder's usual 401.
-  authenticateCaller(app, caller);
-  const cloud = app.cloud;
-  if (!cloud) throw new ApiError('engineNotConfigured');
   let tooLarge = false;
   const bounded = body && !Buffer.isBuffer(body) ? body.pipe(byteLimit(limit, () => ((tooLarge = true), new ApiError('payloadTooLarge')))) : body;
-  const path = req.url.split('?')[0].replace(/^\/1\//, '/1.1/');
-  let answer;
-  try {
-    answer = await cloud.engine(caller.production).open({
-      method: 'POST',
-      path,
-      headers: { ...headers, ...addressHeaders(req) },
-      body: bounded,
-      timeoutMs: cloud.options.functionTimeoutMs,
-    });
-  } catch (err) {
-    if (tooLarge) throw new ApiError('payloadTooLarge');
-    const e = engineFailure(err, 'function');
-    if (e.errorName === 'engineUnreachable') {
-      throw new ApiError('engineUnreachable', `The cloud code engine (${caller.production || !cloud.options.stagingUrl ? 'LARDER_ENGINE_URL' : 'LARDER_ENGINE_STAGING_URL'}) did not answer.`);
-    }
-    throw e;
-  }
+  const all = addAddressHeaders(headers, req.headers, req.socket.remoteAddress ?? '', req.ip);
+  return callEngine(app, caller, enginePath(req.url), all, bounded, () => (tooLarge ? new ApiError('payloadTooLarge') : undefined));
+}
+
+/** Passes the engine's answer back: status, content type and body as they were given, bounded. */
+async function answerWith(answer: StreamedAnswer, limit: number, reply: FastifyReply): Promise<FastifyReply> {
   const length = Number(answer.headers['content-length'] ?? 0);
   if (length > limit) {
     answer.body.destroy();
@@ -157,12 +110,15 @@ async function forward(app: AppContext, serverLimit: number, req: FastifyRequest
 }
 
 /** Mounts the function routes with a body parser that leaves the body as a stream. */
-export async function mountCloudFunctions(server: FastifyInstance, app: AppContext, bodyLimitBytes: number): Promise<void> {
+export async function mountCloudFunctions(server: FastifyInstance, app: AppContext, bodyLimitBytes: number, opts: { policy: HttpPolicy; requestLog: boolean }): Promise<void> {
   server.addHook('onClose', async () => app.cloud?.close());
+  const calls: PrefetchedCalls = new WeakMap();
+  const fast = functionFastPath(app, { ...opts, bodyLimitBytes }, calls);
+  if (fast) beforeFastify(server, fast);
   await server.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    const handler = (req: FastifyRequest, reply: FastifyReply) => forward(app, bodyLimitBytes, req, reply);
+    const handler = (req: FastifyRequest, reply: FastifyReply) => forward(app, bodyLimitBytes, calls, req, reply);
     for (const prefix of ['/1.1', '/1']) {
       for (const kind of ['functions', 'call']) scope.post(`${prefix}/${kind}/:name`, handler);
     }

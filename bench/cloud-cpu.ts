@@ -1,0 +1,137 @@
+/**
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only]`
+ *
+ * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
+ * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
+ * (the load generator), divided by the calls, for the same fixed number of calls through Larder
+ * and on the engine directly. With --root, a server of that checkout runs next to this one and
+ * the runs alternate between them (A/B on a busy machine, where CPU per call moves much less
+ * than throughput). Also counts the TCP connections Larder holds to its engine after each run
+ * (socket reuse). For tuning by hand; not part of `npm run bench`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
+import { runHttpLoad, type HttpRequestSpec } from './http-load.ts';
+import { cpuOf, cpuUsed } from './process-cpu.ts';
+import { topFunctions } from './profile-summary.ts';
+import { BENCH_KEYS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+interface Side {
+  name: string;
+  server: ServerProcess;
+  engineUrl: string;
+  enginePort: number;
+}
+
+/** The process listening on a loopback port (the engine app, below npm and sh). */
+function listenerPid(port: number): number {
+  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const m = /pid=(\d+)/.exec(out);
+  if (!m) throw new Error(`nothing listens on ${port}`);
+  return Number(m[1]);
+}
+
+/** Established connections to the engine's port (one line per socket, seen from the client side). */
+function engineConnections(port: number): number {
+  const out = execFileSync('ss', ['-Htn', 'state', 'established', `dport = :${port}`], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.trim()).length;
+}
+
+async function waitForHooks(url: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/1.1/larder/engine`, { headers: { 'x-lc-id': BENCH_KEYS.appId, 'x-lc-key': `${BENCH_KEYS.masterKey},master` } });
+      const body = (await res.json()) as { hooks?: string[] };
+      if (body.hooks?.length) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the engine hook list was not read in time');
+}
+
+async function startSide(name: string, root: string, schema: string, workers: number, nodeArgs: string[]): Promise<Side> {
+  const enginePort = await freePort();
+  const engineUrl = `http://127.0.0.1:${enginePort}`;
+  const server = await startServer({ kind: 'postgres', url: benchDatabaseUrl(), schema }, workers, {
+    root,
+    nodeArgs,
+    env: { LARDER_ENGINE_DIR: join(root, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0' },
+  });
+  await waitForHooks(server.url);
+  return { name, server, engineUrl, enginePort };
+}
+
+const fn: HttpRequestSpec = { method: 'POST', path: () => '/1.1/functions/hello', body: () => '{"name":"bench"}' };
+
+/** Larder's and the engine's CPU microseconds per call of each measured run, per side and target. */
+const samples = new Map<string, { larder: number[]; engine: number[] }>();
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
+}
+
+async function round(side: Side, calls: number, connections: number): Promise<void> {
+  const larder = [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i);
+  const engine = listenerPid(side.enginePort);
+  const all = [...larder, engine, process.pid];
+  const us = (s: number, n: number) => String(Math.round((s * 1e6) / (n || 1))).padStart(4);
+  const targets = [['direct ', side.engineUrl], ['through', side.server.url]] as const;
+  for (const [label, url] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
+    await runHttpLoad(url, fn, { amount: Math.min(2000, calls) }, connections);
+    const before = cpuOf(all);
+    const t0 = process.hrtime.bigint();
+    const res = await runHttpLoad(url, fn, { amount: calls }, connections);
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    const after = cpuOf(all);
+    const n = res.ok;
+    const key = `${side.name.padEnd(8)} ${label}`;
+    const got = samples.get(key) ?? { larder: [], engine: [] };
+    got.larder.push((cpuUsed(before, after, larder) * 1e6) / (n || 1));
+    got.engine.push((cpuUsed(before, after, [engine]) * 1e6) / (n || 1));
+    samples.set(key, got);
+    console.log(
+      `${side.name.padEnd(8)} ${label} ${String(Math.round(n / secs)).padStart(6)}/s  CPU us/call: larder ${us(cpuUsed(before, after, larder), n)}  engine ${us(cpuUsed(before, after, [engine]), n)}  load-gen ${us(cpuUsed(before, after, [process.pid]), n)}  non-2xx ${res.non2xx} errors ${res.errors}  engine sockets ${engineConnections(side.enginePort)}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const calls = Number(arg('--calls', '20000'));
+  const rounds = Number(arg('--rounds', '3'));
+  const workers = Number(arg('--workers', '1'));
+  const connections = Number(arg('--connections', '32'));
+  const prof = process.argv.includes('--prof');
+  const baseRoot = process.argv.includes('--root') ? arg('--root', '') : undefined;
+  const url = benchDatabaseUrl();
+  await ensureDatabase(url);
+  const dir = mkdtempSync(join(tmpdir(), 'larder-cloud-prof-'));
+  const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const schemas = [freshSchemaName() + '_b', freshSchemaName() + '_a'];
+  const sides: Side[] = [];
+  try {
+    sides.push(await startSide('this', REPO_ROOT, schemas[0], workers, nodeArgs));
+    if (baseRoot) sides.push(await startSide('baseline', baseRoot, schemas[1], workers, []));
+    for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
+    for (const [key, v] of samples) {
+      console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})`);
+    }
+  } finally {
+    for (const s of sides) await s.server.stop();
+    for (const s of schemas) await dropSchema(url, s).catch(() => undefined);
+  }
+  if (prof) console.log(`profiles in ${dir}\n${topFunctions(dir, 40).join('\n')}`);
+}
+
+void main();

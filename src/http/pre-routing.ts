@@ -1,0 +1,30 @@
+/**
+ * A handler that sees each request before Fastify does (function-fast-path.ts): it answers the
+ * request itself, or returns false and Fastify routes it as usual, or takes it and hands it to
+ * Fastify later (`toFastify`). Installed by wrapping the listener Fastify put on its HTTP
+ * server, not with Fastify's serverFactory, which would drop the server timeouts Fastify sets.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/** True when the handler took the request (and will answer it or call toFastify). */
+export type PreRoute = (req: IncomingMessage, res: ServerResponse, toFastify: () => void) => boolean;
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Puts `handler` in front of Fastify's routing; it is skipped once the server is closing. */
+export function beforeFastify(server: FastifyInstance, handler: PreRoute): void {
+  const http = server.server;
+  const listeners = http.listeners('request') as Listener[];
+  if (listeners.length !== 1) throw new Error(`expected one request listener on the server, found ${listeners.length}`);
+  const fastify = listeners[0];
+  // While closing, Fastify answers new requests with 503 and `Connection: close`; so must they.
+  let closing = false;
+  server.addHook('preClose', async () => {
+    closing = true;
+  });
+  http.removeListener('request', fastify);
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing || !handler(req, res, () => fastify(req, res))) fastify(req, res);
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The common cloud function call, forwarded before Fastify routes it: a POST of a small JSON
+ * body with a declared length to `/1.1/functions/<name>` (or /call/, or under /1/) whose answer
+ * is small too. Forwarding is all this server does for such a call, and Fastify's routing,
+ * hooks and reply machinery cost more CPU than the engine spends answering a trivial function
+ * (docs/benchmarks.md, "Cloud code"), so the call is read, sent and answered here.
+ *
+ * The answer is the one the Fastify route (functions.ts) would give: the same headers to the
+ * engine, the same status, body and headers back (CORS `*`, no compression under the threshold),
+ * the same metrics. Anything else goes to the route: requests it does not cover before anything
+ * is read; after the engine call, failures (401, timeouts, unreachable engine) and answers it
+ * does not write itself (large, streamed, 204/304), with the call's result attached so that
+ * the call is never made twice.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../../app-context.ts';
+import { engineFailure } from '../../cloud/cloud-code.ts';
+import { readWhole, type StreamedAnswer } from '../../cloud/engine-client.ts';
+import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
+import { callerFromHeaders } from '../credentials.ts';
+import type { HttpPolicy } from '../http-policy.ts';
+import type { PreRoute } from '../pre-routing.ts';
+import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
+
+/** One path segment of plain characters: anything unusual is the route's to judge. */
+const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
+
+/** Answers shorter than this are never compressed (@fastify/compress threshold in server.ts). */
+const COMPRESS_THRESHOLD = 1024;
+
+/** What the fast path learnt before handing a request to the route. */
+export type Prefetched = { answer: StreamedAnswer } | { error: unknown };
+
+/** Requests the fast path handed to the route, with what it got for them (one map per server). */
+export type PrefetchedCalls = WeakMap<IncomingMessage, Prefetched>;
+
+/** The engine's answer (or the failure) the fast path got for this request, if any; once. */
+export function takePrefetched(calls: PrefetchedCalls, req: IncomingMessage): Prefetched | undefined {
+  const p = calls.get(req);
+  if (p) calls.delete(req);
+  return p;
+}
+
+/** What decides whether the fast path may answer at all (the server's settings). */
+export interface FastPathSettings {
+  policy: HttpPolicy;
+  requestLog: boolean;
+  bodyLimitBytes: number;
+}
+
+/** Statuses Fastify sends with their body as it is (no 1xx, no bodiless 204/205/304). */
+function plainStatus(status: number): boolean {
+  return status >= 200 && status <= 599 && status !== 204 && status !== 205 && status !== 304;
+}
+
+/**
+ * The pre-routing handler, or undefined when the server's settings need Fastify on every call:
+ * a CORS origin list (per-origin headers), trusted proxies (the client address), request logs.
+ */
+export function functionFastPath(app: AppContext, settings: FastPathSettings, prefetched: PrefetchedCalls): PreRoute | undefined {
+  if (settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
+  return (req, res, toFastify) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '';
+    const m = PATH.exec(url);
+    if (!m || !app.cloud) return false;
+    const h = req.headers;
+    const declared = h['content-length'];
+    const limit = Math.min(app.cloud.options.bodyLimitBytes ?? settings.bodyLimitBytes, WHOLE_BYTES);
+    // Chunked, compressed, oversized and text/plain (old browsers' credentials-in-body) bodies: the route's.
+    if (declared === undefined || h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined || Number(declared) > limit) return false;
+    const type = h['content-type'];
+    if (type !== undefined && /^text\/plain/i.test(type)) return false;
+    const started = performance.now();
+    const family = m[1];
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      const headers = pick(h, FORWARDED);
+      headers['content-length'] = String(body.length);
+      const peer = req.socket.remoteAddress ?? '';
+      addAddressHeaders(headers, h, peer, peer);
+      const handOff = (p: Prefetched) => {
+        prefetched.set(req, p);
+        toFastify();
+      };
+      callEngine(app, callerFromHeaders(h), enginePath(url), headers, body).then(
+        (answer) => {
+          const length = answer.headers['content-length'];
+          const n = length === undefined ? NaN : Number(length);
+          if (!(n < COMPRESS_THRESHOLD) || !plainStatus(answer.status)) return handOff({ answer });
+          readWhole(answer, n).then(
+            (whole) => {
+              const out = pick(answer.headers, PASSED_BACK);
+              out['access-control-allow-origin'] = '*';
+              out['content-type'] ??= 'application/octet-stream';
+              out['content-length'] = String(whole.length);
+              res.writeHead(answer.status, out);
+              res.end(whole);
+              const status = String(answer.status);
+              httpRequests.inc({ family, method: 'POST', status });
+              httpDuration.observe({ family, method: 'POST' }, (performance.now() - started) / 1000);
+            },
+            (err: unknown) => handOff({ error: engineFailure(err, 'function') }),
+          );
+        },
+        (error: unknown) => handOff({ error }),
+      );
+    });
+    return true;
+  };
+}

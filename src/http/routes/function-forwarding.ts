@@ -1,0 +1,86 @@
+/**
+ * What a forwarded cloud function call (functions.ts, function-fast-path.ts) sends to the engine
+ * and takes from its answer: the caller's headers, the client's address, the key check, the
+ * engine call with its deadline, and the answer headers passed back.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../app-context.ts';
+import { engineFailure } from '../../cloud/cloud-code.ts';
+import type { StreamedAnswer } from '../../cloud/engine-client.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import type { CallerInfo } from '../credentials.ts';
+import { authenticateCaller } from '../dispatch.ts';
+
+/** Request headers passed on to the engine as the caller sent them (credentials included). */
+export const FORWARDED = [
+  'content-type', 'user-agent', 'accept-language',
+  'x-lc-id', 'x-lc-key', 'x-lc-sign', 'x-lc-session', 'x-lc-prod', 'x-lc-ua', 'x-lc-hook-key',
+  'x-avoscloud-application-id', 'x-avoscloud-application-key', 'x-avoscloud-master-key', 'x-avoscloud-session-token',
+  'x-avoscloud-request-sign', 'x-avoscloud-application-production',
+  'x-uluru-application-id', 'x-uluru-application-key', 'x-uluru-master-key', 'x-uluru-session-token',
+  'x-uluru-request-sign', 'x-uluru-application-production',
+] as const;
+
+/**
+ * Bodies and answers up to this size (with a declared length) are read whole and written in one
+ * piece: a typical AV.Cloud.run call and its result are a few hundred bytes, and piping them
+ * through stream transforms cost more CPU than the engine spent answering (docs/benchmarks.md).
+ * Larger or chunked ones are streamed, never held whole.
+ */
+export const WHOLE_BYTES = 64 * 1024;
+
+/** Answer headers passed back (the rest, hop-by-hop ones included, are the engine's business). */
+export const PASSED_BACK = ['content-type', 'cache-control', 'set-cookie'] as const;
+
+/** The named headers that are present, repeated ones joined as HTTP allows. */
+export function pick(headers: IncomingHttpHeaders, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    const v = headers[n];
+    if (typeof v === 'string') out[n] = v;
+    else if (Array.isArray(v)) out[n] = v.join(', ');
+  }
+  return out;
+}
+
+/**
+ * Adds what the engine is told about the client's address (LeanEngine reads X-Real-IP first):
+ * `peer` is the connection's address, `ip` the client's as the server's proxy trust sees it.
+ */
+export function addAddressHeaders(out: Record<string, string>, headers: IncomingHttpHeaders, peer: string, ip: string): Record<string, string> {
+  const before = headers['x-forwarded-for'];
+  out['x-forwarded-for'] = typeof before === 'string' && before !== '' ? `${before}, ${peer}` : peer;
+  out['x-real-ip'] = ip;
+  return out;
+}
+
+/** The engine path of a request URL: no query, and `/1/` spelled `/1.1/` as LeanEngine routes it. */
+export function enginePath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return path.startsWith('/1/') ? `/1.1/${path.slice(3)}` : path;
+}
+
+/**
+ * Checks the caller's keys and sends the call; resolves with the engine's answer (status and
+ * headers in, body still arriving) or fails with the API error the client gets.
+ */
+export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined): Promise<StreamedAnswer> {
+  // The engine checks the credentials too; checking them here keeps unauthenticated traffic
+  // away from it and answers with Larder's usual 401.
+  authenticateCaller(app, caller);
+  const cloud = app.cloud;
+  if (!cloud) throw new ApiError('engineNotConfigured');
+  try {
+    return await cloud.engine(caller.production).open({ method: 'POST', path, headers, body, timeoutMs: cloud.options.functionTimeoutMs });
+  } catch (err) {
+    const own = onFailure?.();
+    if (own) throw own;
+    const e = engineFailure(err, 'function');
+    if (e.errorName === 'engineUnreachable') {
+      throw new ApiError('engineUnreachable', `The cloud code engine (${caller.production || !cloud.options.stagingUrl ? 'LARDER_ENGINE_URL' : 'LARDER_ENGINE_STAGING_URL'}) did not answer.`);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,127 @@
+// The fast path of cloud function calls (src/http/routes/function-fast-path.ts) answers the
+// common call before Fastify routes it; it must be indistinguishable from the Fastify route.
+// Each call here is made twice: over a real socket (the fast path takes it, or hands it to the
+// route after the engine answered) and with server.inject (Fastify's route only, which never
+// sees the fast path). Status, answer headers, body, and what the engine was sent must match.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { CloudCode } from '../../src/cloud/cloud-code.ts';
+import { createLogger } from '../../src/log.ts';
+import { testCloudOptions } from './harness/engine-app.ts';
+import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+
+interface Asked {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** Answers by function name, in the shapes an engine may give. */
+function shapesEngine(asked: Asked[]): http.Server {
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      if (path.startsWith('/1.1/functions/_ops/metadatas')) return res.end(JSON.stringify({ result: [] }));
+      asked.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const name = path.split('/').pop() ?? '';
+      const small = JSON.stringify({ result: `hi ${name}` });
+      if (name === 'refuse') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3001,"error":"nope"}');
+      if (name === 'big') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'x'.repeat(5000) }));
+      if (name === 'empty') return res.writeHead(204).end();
+      if (name === 'chunked') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"result":');
+        return res.end('"in pieces"}');
+      }
+      if (name === 'cookie') return res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': ['a=1', 'b=2'], 'x-engine-only': '1' }).end(small);
+      if (name === 'untyped') return res.writeHead(200, { 'content-length': Buffer.byteLength(small) }).end(small);
+      if (name === 'slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(small), 3000);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(small) }).end(small);
+    });
+  });
+}
+
+/** One call over a real socket: status, headers and the body exactly as they came. */
+function socketCall(base: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Headers that differ between a socket and inject for reasons of transport only. */
+function comparable(h: http.IncomingHttpHeaders): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // A socket client always gives set-cookie as a list; inject gives one value as a string.
+  for (const [k, v] of Object.entries(h)) if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+for (const engine of engines()) {
+  describe(`cloud function fast path matches the Fastify route [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    let fake: http.Server;
+    let base: string;
+    const asked: Asked[] = [];
+    before(async () => {
+      fake = shapesEngine(asked);
+      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+      const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 1000 }), createLogger('silent'));
+      h = await startHarness(engine, { cloud });
+      base = await h.listen();
+    });
+    after(async () => {
+      await h?.stop();
+      fake.closeAllConnections();
+      await new Promise((r) => fake.close(r));
+    });
+
+    const key = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'application/json', 'user-agent': 'fast-path-test' };
+    const cases: [string, string, Record<string, string>, string][] = [
+      ['a small answer', '/1.1/functions/hello', key, '{"name":"a"}'],
+      ['under /1/ and /call/', '/1/call/hello', key, '{"name":"b"}'],
+      ['an empty body', '/1.1/functions/hello', key, ''],
+      ['an error from the function', '/1.1/functions/refuse', key, '{}'],
+      ['an answer above the compression threshold, gzip accepted', '/1.1/functions/big', { ...key, 'accept-encoding': 'gzip' }, '{}'],
+      ['a chunked answer', '/1.1/functions/chunked', key, '{}'],
+      ['204 without a body', '/1.1/functions/empty', key, '{}'],
+      ['cache-control and cookies passed back, other headers not', '/1.1/functions/cookie', key, '{}'],
+      ['no content type from the engine', '/1.1/functions/untyped', key, '{}'],
+      ['a session and X-LC-Prod passed on', '/1.1/functions/hello', { ...key, 'x-lc-session': 'abc', 'x-lc-prod': '0', 'x-forwarded-for': '10.0.0.9' }, '{"p":1}'],
+      ['a wrong key: 401, the engine not asked', '/1.1/functions/hello', { ...key, 'x-lc-key': 'wrong' }, '{}'],
+      ['the engine slower than the deadline: 124', '/1.1/functions/slow', key, '{}'],
+      ['an origin header', '/1.1/functions/hello', { ...key, origin: 'https://app.example.com' }, '{}'],
+    ];
+    for (const [what, path, headers, body] of cases) {
+      test(what, async () => {
+        asked.length = 0;
+        const viaSocket = await socketCall(base, path, headers, body);
+        const socketAsked = asked.splice(0);
+        const viaInject = await h.server.inject({ method: 'POST', url: path, headers, payload: body });
+        const injectAsked = asked.splice(0);
+        assert.equal(viaSocket.status, viaInject.statusCode, viaSocket.body);
+        assert.deepEqual(comparable(viaSocket.headers), comparable(viaInject.headers as http.IncomingHttpHeaders));
+        assert.equal(viaSocket.body, viaInject.rawPayload.toString('latin1'));
+        assert.equal(socketAsked.length, injectAsked.length);
+        for (let i = 0; i < socketAsked.length; i++) {
+          assert.equal(socketAsked[i].path, injectAsked[i].path);
+          assert.equal(socketAsked[i].body, injectAsked[i].body);
+          const { host: _a, connection: _b, ...sent } = socketAsked[i].headers;
+          const { host: _c, connection: _d, ...sentByRoute } = injectAsked[i].headers;
+          assert.deepEqual(sent, sentByRoute);
+        }
+      });
+    }
+  });
+}
