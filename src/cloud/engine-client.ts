@@ -1,11 +1,12 @@
 /**
- * The HTTP client Larder speaks to the LeanEngine app with: one keep-alive agent per engine
- * (cloud functions and hooks are many small requests), a deadline per call, and answers either
- * streamed (cloud functions, passed back as they are) or read whole up to a limit (hooks).
+ * The HTTP client Larder speaks to the LeanEngine app with: keep-alive connections per engine
+ * (engine-connection.ts; cloud functions and hooks are many small requests), a deadline per
+ * call, and answers either streamed (cloud functions, passed back as they are) or read whole up
+ * to a limit (hooks).
  */
-import http from 'node:http';
-import https from 'node:https';
-import { Transform, type Readable } from 'node:stream';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable, Transform } from 'node:stream';
+import { EnginePool, type EngineConnection } from './engine-connection.ts';
 
 /** Why a call to the engine failed before it gave a usable answer. */
 export type EngineFailure = 'unreachable' | 'timeout' | 'too-large';
@@ -23,7 +24,7 @@ export interface EngineRequest {
   /** Path with query, e.g. /1.1/functions/hello. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** A buffer, a stream (piped as it arrives), or nothing. */
+  /** A buffer, a stream (sent as it arrives), or nothing. */
   readonly body?: Buffer | Readable;
   readonly timeoutMs: number;
 }
@@ -31,8 +32,8 @@ export interface EngineRequest {
 /** An answer whose body is still arriving. */
 export interface StreamedAnswer {
   readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: http.IncomingMessage;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Readable;
   /** Stops the deadline (the caller took over the body). */
   done(): void;
   /** True when the deadline cut the call. */
@@ -46,20 +47,73 @@ export interface BufferedAnswer {
   readonly text: string;
 }
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[\r\n\0]/;
+
+/** The request line and headers; throws on what cannot be written as HTTP. */
+function requestHead(method: string, path: string, host: string, headers: Readonly<Record<string, string>>, framing: string): string {
+  if (!/^\/[\x21-\x7e]*$/.test(path)) throw new EngineCallError('unreachable', 'invalid request path');
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n`;
+  for (const name in headers) {
+    const value = headers[name];
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host' || lower === 'connection') continue;
+    if (!TOKEN.test(name) || BAD_VALUE.test(value)) throw new EngineCallError('unreachable', `invalid request header ${JSON.stringify(name)}`);
+    head += `${name}: ${value}\r\n`;
+  }
+  return `${head}${framing}connection: keep-alive\r\n\r\n`;
+}
+
+/**
+ * Sends a streamed request body on the connection; calls back once all of it was written. With
+ * `heads` (no declared length) the body goes chunked, and the head waits for the first piece:
+ * a body that turns out empty is sent with Content-Length: 0, as Node's client does.
+ */
+function streamBody(body: Readable, conn: EngineConnection, heads: { chunked: Buffer; empty: Buffer } | undefined, onError: (err: Error) => void, onSent: () => void): () => void {
+  const socket = conn.socket;
+  let started = heads === undefined;
+  const onData = (chunk: Buffer) => {
+    if (chunk.length === 0) return;
+    if (!started) {
+      started = true;
+      socket.write(heads?.chunked as Buffer);
+    }
+    const ok = heads ? socket.write(`${chunk.length.toString(16)}\r\n`) && socket.write(chunk) && socket.write('\r\n') : socket.write(chunk);
+    if (!ok) {
+      body.pause();
+      socket.once('drain', () => body.resume());
+    }
+  };
+  const onEnd = () => {
+    if (heads) socket.write(started ? '0\r\n\r\n' : heads.empty);
+    detach();
+    onSent();
+  };
+  const onFail = (err: Error) => {
+    detach();
+    onError(err);
+  };
+  const detach = () => {
+    body.off('data', onData);
+    body.off('end', onEnd);
+    body.off('error', onFail);
+  };
+  body.on('data', onData);
+  body.on('end', onEnd);
+  body.on('error', onFail);
+  return detach;
+}
+
 /** A client of one engine base URL. */
 export class EngineClient {
   readonly #base: URL;
-  readonly #agent: http.Agent;
-  readonly #request: typeof http.request;
+  readonly #basePath: string;
+  readonly #pool: EnginePool;
 
   constructor(baseUrl: string) {
     this.#base = new URL(baseUrl);
-    const secure = this.#base.protocol === 'https:';
-    // Sockets are kept between calls; the engine's own keep-alive timeout (Node: 5 s) closes
-    // idle ones, so ours is shorter to avoid writing into a socket the engine just closed.
-    const opts = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 64, timeout: 4000 };
-    this.#agent = secure ? new https.Agent(opts) : new http.Agent(opts);
-    this.#request = secure ? https.request : http.request;
+    this.#basePath = this.#base.pathname.replace(/\/+$/, '');
+    this.#pool = new EnginePool(this.#base);
   }
 
   /** The base URL (for logs; never holds secrets). */
@@ -70,50 +124,74 @@ export class EngineClient {
   /** Sends a request; resolves once the answer's status and headers are in. */
   open(req: EngineRequest): Promise<StreamedAnswer> {
     return new Promise((resolve, reject) => {
-      const basePath = this.#base.pathname.replace(/\/+$/, '');
-      const out = this.#request({
-        protocol: this.#base.protocol,
-        hostname: this.#base.hostname,
-        port: this.#base.port,
-        method: req.method,
-        path: basePath + req.path,
-        headers: req.headers,
-        agent: this.#agent,
-      });
-      let settled = false;
+      const body = req.body;
+      const whole = body === undefined || Buffer.isBuffer(body);
+      const declared = req.headers['content-length'];
+      let framing: string;
+      if (whole) framing = body ? `content-length: ${body.length}\r\n` : req.method === 'POST' ? 'content-length: 0\r\n' : '';
+      else framing = declared !== undefined && /^\d+$/.test(declared) ? `content-length: ${declared}\r\n` : 'transfer-encoding: chunked\r\n';
+      const chunked = framing.startsWith('transfer-encoding');
+      let head: Buffer;
+      let heads: { chunked: Buffer; empty: Buffer } | undefined;
+      try {
+        const headFor = (f: string) => Buffer.from(requestHead(req.method, this.#basePath + req.path, this.#base.host, req.headers, f), 'latin1');
+        head = headFor(framing);
+        if (chunked) heads = { chunked: head, empty: headFor('content-length: 0\r\n') };
+      } catch (err) {
+        return reject(err);
+      }
+      const conn = this.#pool.take();
+      let answer: Readable | undefined;
+      let finished = false;
       let timedOut = false;
+      // A streamed body that is not sent in full leaves the connection unusable for the next call.
+      let sent = whole;
+      let detach: (() => void) | undefined;
+      const fail = (err: EngineCallError) => {
+        clearTimeout(timer);
+        detach?.();
+        if (finished) return;
+        finished = true;
+        conn.destroy();
+        if (answer) answer.destroy(err);
+        else reject(err);
+      };
       const timer = setTimeout(() => {
         timedOut = true;
-        const err = new EngineCallError('timeout', `no answer within ${req.timeoutMs} ms`);
-        out.destroy(err);
-        if (!settled) ((settled = true), reject(err));
+        fail(new EngineCallError('timeout', `no answer within ${req.timeoutMs} ms`));
       }, req.timeoutMs);
-      out.on('error', (err) => {
-        clearTimeout(timer);
-        if (settled) return;
-        settled = true;
-        reject(err instanceof EngineCallError ? err : new EngineCallError('unreachable', (err as NodeJS.ErrnoException).code ?? err.message));
+      conn.send(chunked ? undefined : whole && body ? Buffer.concat([head, body]) : head, {
+        head: (h) => {
+          answer = new Readable({
+            read: () => conn.resume(),
+            destroy: (err, cb) => {
+              // The reader gave up before the end: the rest of the answer is never read.
+              if (!finished) {
+                finished = true;
+                clearTimeout(timer);
+                detach?.();
+                conn.destroy();
+              }
+              cb(err);
+            },
+          });
+          resolve({ status: h.status, headers: h.headers, body: answer, done: () => clearTimeout(timer), timedOut: () => timedOut });
+        },
+        data: (chunk) => {
+          if (answer && !answer.push(chunk)) conn.pause();
+        },
+        end: (reusable) => {
+          // The deadline covers the body too; it ends with the answer.
+          clearTimeout(timer);
+          if (finished) return;
+          finished = true;
+          answer?.push(null);
+          this.#pool.give(conn, reusable && sent);
+        },
+        error: (message) => fail(new EngineCallError('unreachable', message)),
       });
-      out.on('response', (res) => {
-        if (settled) return void res.resume();
-        settled = true;
-        resolve({
-          status: res.statusCode ?? 502,
-          headers: res.headers,
-          body: res,
-          done: () => clearTimeout(timer),
-          timedOut: () => timedOut,
-        });
-        // The deadline covers the body too: a stalled answer is cut.
-        res.on('end', () => clearTimeout(timer));
-        res.on('close', () => clearTimeout(timer));
-      });
-      const body = req.body;
-      if (body === undefined) out.end();
-      else if (Buffer.isBuffer(body)) out.end(body);
-      else {
-        body.on('error', (err) => out.destroy(err));
-        body.pipe(out);
+      if (!whole && !finished) {
+        detach = streamBody(body, conn, heads, (err) => fail(err instanceof EngineCallError ? err : new EngineCallError('unreachable', err.message)), () => (sent = true));
       }
     });
   }
@@ -125,9 +203,9 @@ export class EngineClient {
     return { status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: body.toString('utf8') };
   }
 
-  /** Closes idle sockets (server shutdown). */
+  /** Closes idle connections (server shutdown). */
   close(): void {
-    this.#agent.destroy();
+    this.#pool.close();
   }
 }
 
@@ -135,25 +213,44 @@ export class EngineClient {
  * Reads the rest of an answer into one buffer, at most `maxBytes`; the deadline of the call
  * still applies while it arrives.
  */
-export async function readWhole(answer: StreamedAnswer, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of answer.body) {
-      size += (chunk as Buffer).length;
+export function readWhole(answer: StreamedAnswer, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const body = answer.body;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    const stop = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
       if (size > maxBytes) {
-        answer.body.destroy();
-        throw new EngineCallError('too-large', `answer larger than ${maxBytes} bytes`);
+        over = true;
+        stop();
+        body.destroy();
+        return reject(new EngineCallError('too-large', `answer larger than ${maxBytes} bytes`));
       }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof EngineCallError) throw err;
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      answer.done();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
     // The deadline destroyed the body, or the engine went away while answering.
-    throw new EngineCallError(answer.timedOut() ? 'timeout' : 'unreachable', (err as Error).message);
-  }
-  answer.done();
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    const onError = (err: Error) => {
+      stop();
+      if (!over) reject(err instanceof EngineCallError ? err : new EngineCallError(answer.timedOut() ? 'timeout' : 'unreachable', err.message));
+    };
+    const onClose = () => onError(new Error('the answer ended early'));
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
 }
 
 /**

@@ -1,0 +1,200 @@
+/**
+ * Reads HTTP/1.1 answers off a connection to the engine (engine-connection.ts): the status line
+ * and headers, then the body as its framing says (Content-Length, chunked, or until the
+ * connection closes), handed on in the pieces that arrive. Interim 1xx answers are skipped. One
+ * answer per request; bytes after an answer's end mean the connection cannot be reused.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Status and headers of an answer. */
+export interface AnswerHead {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** False when the engine will close the connection (or must not be sent another request on it). */
+  readonly keepAlive: boolean;
+}
+
+/** Where the parts of an answer go. */
+export interface AnswerSink {
+  head(head: AnswerHead): void;
+  data(chunk: Buffer): void;
+  end(reusable: boolean): void;
+  error(message: string): void;
+}
+
+/** Longest status line and header block accepted (Node's own limit is 16 KiB). */
+const MAX_HEAD = 64 * 1024;
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'close' | 'done';
+
+function parseHead(text: string): { status: number; headers: IncomingHttpHeaders; keepAlive: boolean } | undefined {
+  const lines = text.split('\r\n');
+  const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
+  if (!m) return undefined;
+  const headers: IncomingHttpHeaders = {};
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = line.indexOf(':');
+    if (colon <= 0) return undefined;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
+    else if (headers[name] === undefined) headers[name] = value;
+    else if (name === 'content-length') {
+      if (headers[name] !== value) return undefined;
+    } else if (name !== 'content-type') headers[name] = `${String(headers[name])}, ${value}`;
+  }
+  const connection = String(headers.connection ?? '').toLowerCase();
+  const keepAlive = m[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+  return { status: Number(m[2]), headers, keepAlive };
+}
+
+/** Parses the answers to the requests sent on one connection, one at a time. */
+export class AnswerParser {
+  #state: State = 'done';
+  #sink: AnswerSink | undefined;
+  #pending: Buffer | undefined;
+  #left = 0;
+  #keepAlive = false;
+
+  /** Expects the answer to the request just sent. */
+  expect(sink: AnswerSink): void {
+    this.#sink = sink;
+    this.#state = 'head';
+    this.#pending = undefined;
+  }
+
+  /** True while an answer is expected or arriving. */
+  get busy(): boolean {
+    return this.#state !== 'done';
+  }
+
+  /** Bytes from the connection. */
+  feed(chunk: Buffer): void {
+    let buf = this.#pending ? Buffer.concat([this.#pending, chunk]) : chunk;
+    this.#pending = undefined;
+    while (buf.length > 0) {
+      const sink = this.#sink;
+      if (!sink || this.#state === 'done') return this.#fail('the engine sent bytes nobody asked for');
+      switch (this.#state) {
+        case 'head': {
+          const end = buf.indexOf(CRLF2);
+          if (end < 0) {
+            if (buf.length > MAX_HEAD) return this.#fail('the engine answered with an oversized header');
+            this.#pending = buf;
+            return;
+          }
+          const head = parseHead(buf.toString('latin1', 0, end));
+          buf = buf.subarray(end + 4);
+          if (!head) return this.#fail('the engine answered with a malformed header');
+          if (head.status < 200) continue; // 100 Continue, 103 Early Hints: the answer follows.
+          this.#keepAlive = head.keepAlive;
+          sink.head(head);
+          if (this.#sink !== sink) return; // The head was enough for the caller, who gave up.
+          const te = head.headers['transfer-encoding'];
+          const cl = head.headers['content-length'];
+          if (head.status === 204 || head.status === 304) this.#finish(buf.length === 0);
+          else if (te !== undefined) {
+            // Chunked last is the only framing with an end; anything else runs to the close.
+            this.#state = /(?:^|,)\s*chunked\s*$/i.test(te) ? 'chunk-size' : 'close';
+            if (cl !== undefined) this.#keepAlive = false;
+          } else if (cl !== undefined) {
+            if (!/^\d{1,15}$/.test(cl)) return this.#fail('the engine answered with a malformed Content-Length');
+            this.#left = Number(cl);
+            this.#state = 'length';
+            if (this.#left === 0) this.#finish(buf.length === 0);
+          } else this.#state = 'close';
+          break;
+        }
+        case 'length': {
+          const take = Math.min(this.#left, buf.length);
+          sink.data(take === buf.length ? buf : buf.subarray(0, take));
+          this.#left -= take;
+          buf = buf.subarray(take);
+          if (this.#left === 0) this.#finish(buf.length === 0);
+          break;
+        }
+        case 'chunk-size': {
+          const eol = buf.indexOf('\r\n');
+          if (eol < 0) {
+            if (buf.length > 1024) return this.#fail('the engine answered with a malformed chunk');
+            this.#pending = buf;
+            return;
+          }
+          const size = /^([0-9A-Fa-f]{1,12})(?:;.*)?$/.exec(buf.toString('latin1', 0, eol));
+          buf = buf.subarray(eol + 2);
+          if (!size) return this.#fail('the engine answered with a malformed chunk');
+          this.#left = parseInt(size[1], 16);
+          this.#state = this.#left === 0 ? 'trailers' : 'chunk-data';
+          break;
+        }
+        case 'chunk-data': {
+          const take = Math.min(this.#left, buf.length);
+          sink.data(take === buf.length ? buf : buf.subarray(0, take));
+          this.#left -= take;
+          buf = buf.subarray(take);
+          if (this.#left === 0) this.#state = 'chunk-crlf';
+          break;
+        }
+        case 'chunk-crlf': {
+          if (buf.length < 2) {
+            this.#pending = buf;
+            return;
+          }
+          if (buf[0] !== 13 || buf[1] !== 10) return this.#fail('the engine answered with a malformed chunk');
+          buf = buf.subarray(2);
+          this.#state = 'chunk-size';
+          break;
+        }
+        case 'trailers': {
+          // Trailer fields are dropped; an empty line ends the answer.
+          const eol = buf.indexOf('\r\n');
+          if (eol < 0) {
+            if (buf.length > MAX_HEAD) return this.#fail('the engine answered with oversized trailers');
+            this.#pending = buf;
+            return;
+          }
+          const empty = eol === 0;
+          buf = buf.subarray(eol + 2);
+          if (empty) this.#finish(buf.length === 0);
+          break;
+        }
+        case 'close':
+          sink.data(buf);
+          return;
+      }
+    }
+  }
+
+  /** The connection ended: the end of an answer that runs to the close, else a broken one. */
+  closed(why: string): void {
+    if (this.#state === 'close') {
+      this.#keepAlive = false;
+      return this.#finish(false);
+    }
+    if (this.#state !== 'done') this.#fail(why);
+  }
+
+  /** Stops expecting an answer (the caller gave up; the connection is closed). */
+  abandon(): void {
+    this.#sink = undefined;
+    this.#state = 'done';
+    this.#pending = undefined;
+  }
+
+  #finish(clean: boolean): void {
+    const sink = this.#sink;
+    this.#sink = undefined;
+    this.#state = 'done';
+    sink?.end(clean && this.#keepAlive);
+  }
+
+  #fail(message: string): void {
+    const sink = this.#sink;
+    this.#sink = undefined;
+    this.#state = 'done';
+    this.#pending = undefined;
+    sink?.error(message);
+  }
+}
