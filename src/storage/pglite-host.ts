@@ -147,6 +147,18 @@ export class PgliteHost {
     this.ready.then(() => (this.restarting = false), () => {});
   }
 
+  /**
+   * Cancels statement `id` after the event loop's next poll: an answer the worker already sent
+   * (a statement that ended, and committed, just as its time ran out) is taken first and the
+   * statement is not cut. Cut at once, its caller would get 124 for a committed write, and a
+   * retry would write it twice (seen in export-yield.test.ts at load 28: 23505 on a retried insert).
+   */
+  private cutSoon(id: number, reason: CancelReason): void {
+    setImmediate(() => {
+      if (this.running?.id === id) this.cancel(reason);
+    });
+  }
+
   /** Waits for the engine; if its last start failed, starts it once more. */
   private async ensureReady(): Promise<void> {
     try {
@@ -175,11 +187,11 @@ export class PgliteHost {
       this.pending.set(id, { resolve, reject });
       if (timed) {
         const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' && isSliced(m.text), mayNotify: 'text' in m && mayNotify(m.text) };
-        if (this.opts.statementTimeoutMs > 0) running.timers.push(setTimeout(() => this.cancel('timeout'), this.opts.statementTimeoutMs));
+        if (this.opts.statementTimeoutMs > 0) running.timers.push(setTimeout(() => this.cutSoon(id, 'timeout'), this.opts.statementTimeoutMs));
         if (running.sliced && this.opts.sliceMs > 0) {
           running.timers.push(setTimeout(() => {
             running.overSlice = true;
-            if (this.turns.queued > this.checkpointWaiting) this.cancel('slice');
+            if (this.turns.queued > this.checkpointWaiting) this.cutSoon(id, 'slice');
           }, this.opts.sliceMs));
         }
         this.running = running;
@@ -197,7 +209,7 @@ export class PgliteHost {
     if (turn) {
       // A checkpoint waits without cutting anything (pglite-checkpoint.ts).
       if (checkpoint) this.checkpointWaiting++;
-      else if (this.running?.overSlice && this.running.sliced) this.cancel('slice');
+      else if (this.running?.overSlice && this.running.sliced) this.cutSoon(this.running.id, 'slice');
       await turn;
       if (checkpoint) this.checkpointWaiting--;
     }
