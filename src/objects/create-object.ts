@@ -2,7 +2,7 @@ import type { RequestContext } from '../app-context.ts';
 import { checkAddFields, checkClassPermission } from '../auth/class-permissions.ts';
 import { defaultAclFor } from '../auth/default-acl.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { ident, sql, type Sql } from '../sql/fragment.ts';
+import { ident, sql, Sql } from '../sql/fragment.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
 import type { RelationChange } from '../model/write-ops.ts';
@@ -78,16 +78,30 @@ export async function prepareCreate(ctx: RequestContext, className: string, body
   return prepareInClass(ctx, await createClassContext(ctx, className), body, new Date().toISOString());
 }
 
+// The single-object INSERT's text depends only on the class: its parts are built once per class
+// rather than on every create (issue 16). Bounded like the prepared texts it feeds.
+const singleInsertCache = new Map<string, readonly string[]>();
+const MAX_CACHED_CLASSES = 1000;
+
+function singleInsertParts(className: string): readonly string[] {
+  const hit = singleInsertCache.get(className);
+  if (hit) return hit;
+  const v = null;
+  const { parts } = sql`INSERT INTO ${ident(className)} ("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)
+      VALUES (${v}, ${v}::timestamptz, ${v}::timestamptz, ${v}::jsonb, ${v}::text[], ${v}::text[], ${v}::jsonb)`;
+  if (singleInsertCache.size < MAX_CACHED_CLASSES) singleInsertCache.set(className, parts);
+  return parts;
+}
+
 /** The INSERT of prepared rows: the cheapest form for their shape. */
 function insertStatement(className: string, rows: readonly PreparedCreate[]): Sql {
-  const table = ident(className);
-  const columns = sql`("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)`;
   if (rows.length === 1) {
     // One object (a plain create): a plain VALUES row, the cheapest statement to plan.
     const [r] = rows;
-    return prepared(sql`INSERT INTO ${table} ${columns}
-      VALUES (${r.objectId}, ${r.now}::timestamptz, ${r.now}::timestamptz, ${JSON.stringify(r.acl)}::jsonb, ${r.rperm}::text[], ${r.wperm}::text[], ${JSON.stringify(r.data)}::jsonb)`);
+    return prepared(new Sql(singleInsertParts(className), [r.objectId, r.now, r.now, JSON.stringify(r.acl), r.rperm, r.wperm, JSON.stringify(r.data)]));
   }
+  const table = ident(className);
+  const columns = sql`("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)`;
   if (rows.every((r) => r.acl === rows[0].acl)) {
     // The usual batch (every object has the same ACL object, e.g. the default): the ACL goes
     // once, and the documents as one JSON array (no array-literal escaping of each document).
