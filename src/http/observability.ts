@@ -40,7 +40,8 @@ function mayReadMetrics(app: AppContext, headers: Record<string, string | string
 /** Adds the metrics hook, the optional request log and GET /metrics to the server. */
 export function mountObservability(server: FastifyInstance, opts: ObservabilityOptions): void {
   watchPool(opts.app.db);
-  server.addHook('onResponse', async (req, reply) => {
+  // A callback hook, not an async one: no promise and microtask on every answer (issue 16).
+  server.addHook('onResponse', (req, reply, done) => {
     const family = routeFamily(req.routeOptions.url, req.url, opts.families);
     const method = METHODS.has(req.method) ? req.method : 'OTHER';
     const status = reply.statusCode;
@@ -53,6 +54,7 @@ export function mountObservability(server: FastifyInstance, opts: ObservabilityO
       const path = TOKEN_PATHS.has(family) ? req.routeOptions.url : req.url.split('?')[0].slice(0, 300);
       req.log.info({ reqId: req.id, method, path, family, status, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     }
+    done();
   });
   if (opts.requestLog) {
     server.addHook('onRequest', async (req, reply) => {

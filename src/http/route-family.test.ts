@@ -14,6 +14,14 @@ test('API paths: the first segment after the version, when the route table knows
     ['/1.1/*', '/1.1/Robert%27);DROP/x', 'other'],
     ['/1.1/*', '/1.1/', 'other'],
     ['/1.1/*', '/1.1/classes-but-not', 'other'],
+    ['/1.1/*', '//1.1//classes//Game', 'classes'],
+    ['/1.1/*', '/1.1?x=/classes', 'other'],
+    ['/1.1/*', '/1.1/users?next=/batch/x', 'users'],
+    ['/1.1/*', '/1.1/batch?', 'batch'],
+    ['/1.1/*', '/1.1', 'other'],
+    ['/friend/*', '/friend', 'friend'],
+    ['/1.1/*', '/12/classes', 'classes'],
+    ['/1.1/*', '/1.1.1/classes', 'other'],
   ];
   for (const [route, path, want] of cases) assert.equal(routeFamily(route, path, KNOWN), want, path);
 });

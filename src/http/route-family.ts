@@ -36,8 +36,23 @@ export function routeFamily(routeUrl: string | undefined, path: string, known: R
   const fn = FUNCTION_ROUTES[routeUrl];
   if (fn) return fn;
   if (!routeUrl.endsWith('/*')) return 'pages';
-  const segs = path.split('?')[0].split('/').filter(Boolean);
   // `/1.1/classes/...` -> classes; a module prefix (`/friend/v2/...`) is its own family.
-  const seg = /^\d+(\.\d+)?$/.test(segs[0] ?? '') ? segs[1] : segs[0];
-  return seg !== undefined && known.has(seg) ? seg : 'other';
+  // Scanned in place rather than split: this runs on every answer (issue 16).
+  const end = path.indexOf('?') >= 0 ? path.indexOf('?') : path.length;
+  const first = nextSegment(path, 0, end);
+  if (first === undefined) return 'other';
+  const version = /^\d+(\.\d+)?$/.test(path.slice(first[0], first[1]));
+  const at = version ? nextSegment(path, first[1], end) : first;
+  if (at === undefined) return 'other';
+  const seg = path.slice(at[0], at[1]);
+  return known.has(seg) ? seg : 'other';
+}
+
+/** Start and end of the next non-empty `/`-separated segment of path[from, end), if any. */
+function nextSegment(path: string, from: number, end: number): [number, number] | undefined {
+  let i = from;
+  while (i < end && path.charCodeAt(i) === 47) i++;
+  if (i >= end) return undefined;
+  const slash = path.indexOf('/', i);
+  return [i, slash < 0 || slash > end ? end : slash];
 }
