@@ -28,6 +28,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/settings/setting-catalogue.ts: catalogue': 'declarations made by code at load time, the same for every app',
   'src/errors/module-errors.ts: declared': 'declarations made by code at load time, the same for every app',
   'src/storage/prepared-statements.ts: names': 'statement names by SQL text, the same for every app',
+  'src/objects/create-object.ts: singleInsertCache': 'SQL text parts of the single-object INSERT by class name (a pure function of the name), bounded',
   'src/storage/prepared-statements.ts: marked': 'marks on SQL fragment objects',
   'src/storage/heavy-lane.ts: marked': 'marks on SQL fragment objects',
   'src/storage/pool-metrics.ts: pools': 'weak references to open pools for the process-wide /metrics gauge',
