@@ -3,6 +3,8 @@ import type { Method, Route } from './route.ts';
 interface Compiled {
   route: Route;
   segments: string[];
+  /** Literal (non-parameter) segments: a literal beats a parameter. */
+  statics: number;
 }
 
 /** The result of matching a method and path. */
@@ -21,9 +23,18 @@ function split(path: string): string[] {
  */
 export class RouteTable {
   private readonly compiled: Compiled[] = [];
+  /** The routes by segment count, in table order: only those can match a path (issue 16). */
+  private readonly byLength = new Map<number, Compiled[]>();
 
   constructor(routes: readonly Route[]) {
-    for (const r of routes) this.compiled.push({ route: r, segments: split(r.path) });
+    for (const r of routes) {
+      const segments = split(r.path);
+      const c: Compiled = { route: r, segments, statics: segments.filter((x) => !x.startsWith(':')).length };
+      this.compiled.push(c);
+      const same = this.byLength.get(segments.length);
+      if (same) same.push(c);
+      else this.byLength.set(segments.length, [c]);
+    }
   }
 
   /** The route families: each route's first literal segment after its version (`classes`, `users`, ...). */
@@ -46,7 +57,7 @@ export class RouteTable {
     }
     const allowed: Method[] = [];
     let best: { route: Route; params: Record<string, string>; statics: number } | undefined;
-    for (const c of this.compiled) {
+    for (const c of this.byLength.get(segs.length) ?? []) {
       const params = matchSegments(c.segments, segs);
       if (!params) continue;
       if (c.route.method !== method) {
@@ -54,8 +65,7 @@ export class RouteTable {
         continue;
       }
       // A literal segment beats a parameter: /users/me wins over /users/:objectId.
-      const statics = c.segments.filter((s) => !s.startsWith(':')).length;
-      if (!best || statics > best.statics) best = { route: c.route, params, statics };
+      if (!best || c.statics > best.statics) best = { route: c.route, params, statics: c.statics };
     }
     if (best) return { kind: 'found', route: best.route, params: best.params };
     return allowed.length ? { kind: 'wrong-method', allowed } : { kind: 'not-found' };
