@@ -1,0 +1,64 @@
+/**
+ * `tsx bench/create-ab.ts --root <baseline checkout> [--rounds 6] [--amount 2000] [--connections 8]`
+ *
+ * Server CPU per `POST /1.1/classes/<Class>` (an object of 6 fields with an ACL, app key), A/B:
+ * the baseline checkout's server and this checkout's, each on its own schema of the bench
+ * database, driven in alternation with a fixed number of creates; CPU from /proc/<pid>/stat.
+ */
+import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
+import { runHttpLoad } from './http-load.ts';
+import { cpuOf, cpuUsed } from './process-cpu.ts';
+import { startServer, type ServerProcess } from './server-process.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+let seq = 0;
+const spec = {
+  method: 'POST' as const,
+  path: () => '/1.1/classes/CreateBench',
+  body: () => JSON.stringify({
+    score: seq % 1000, category: `c${seq % 7}`, n: 0, name: `object ${seq++}`, flag: true,
+    owner: { __type: 'Pointer', className: 'Owner', objectId: 'a'.repeat(24) },
+    ACL: { '*': { read: true }, role_admin: { write: true } },
+  }),
+};
+
+async function main(): Promise<void> {
+  const root = arg('--root', '');
+  const rounds = Number(arg('--rounds', '6'));
+  const amount = Number(arg('--amount', '2000'));
+  const connections = Number(arg('--connections', '8'));
+  const url = benchDatabaseUrl();
+  await ensureDatabase(url);
+  const sides: { label: string; server: ServerProcess; schema: string; us: number[] }[] = [];
+  try {
+    for (const [label, r] of [['A', root], ['B', undefined]] as const) {
+      const schema = freshSchemaName() + label;
+      const server = await startServer({ kind: 'postgres', url, schema }, 1, { root: r || undefined });
+      sides.push({ label, server, schema, us: [] });
+      await runHttpLoad(server.url, spec, { amount: 1000 }, connections);
+    }
+    for (let i = 0; i < rounds; i++) {
+      for (const s of i % 2 ? [...sides].reverse() : sides) {
+        const pids = [s.server.pid, ...s.server.workerPids()];
+        const before = cpuOf(pids);
+        const res = await runHttpLoad(s.server.url, spec, { amount }, connections);
+        const used = cpuUsed(before, cpuOf(pids), pids);
+        s.us.push(Math.round((used * 1e6) / res.ok));
+        console.log(`round ${i} ${s.label}: ${Math.round(res.perSec)}/s, larder CPU ${s.us.at(-1)} us per create, non-2xx ${res.non2xx}`);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    for (const s of sides) console.log(`${s.label}: median ${median(s.us)} us per create (${s.us.join(', ')})`);
+  } finally {
+    for (const s of sides) {
+      await s.server.stop();
+      await dropSchema(url, s.schema);
+    }
+  }
+}
+
+void main();
