@@ -1,9 +1,11 @@
 /**
- * `tsx bench/create-ab.ts --root <baseline checkout> [--rounds 6] [--amount 2000] [--connections 8]`
+ * `tsx bench/create-ab.ts [--root <baseline checkout>] [--url-b <database url>] [--rounds 6] [--amount 2000] [--connections 8]`
  *
  * Server CPU per `POST /1.1/classes/<Class>` (an object of 6 fields with an ACL, app key), A/B:
  * the baseline checkout's server and this checkout's, each on its own schema of the bench
  * database, driven in alternation with a fixed number of creates; CPU from /proc/<pid>/stat.
+ * `--url-b` runs side B on another database URL (e.g. the same server over its Unix socket:
+ * `postgres://postgres@/larder?host=/var/run/postgresql`).
  */
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
 import { runHttpLoad } from './http-load.ts';
@@ -33,12 +35,12 @@ async function main(): Promise<void> {
   const connections = Number(arg('--connections', '8'));
   const url = benchDatabaseUrl();
   await ensureDatabase(url);
-  const sides: { label: string; server: ServerProcess; schema: string; us: number[] }[] = [];
+  const sides: { label: string; server: ServerProcess; schema: string; url: string; us: number[] }[] = [];
   try {
-    for (const [label, r] of [['A', root], ['B', undefined]] as const) {
+    for (const [label, r, u] of [['A', root, url], ['B', undefined, arg('--url-b', url)]] as const) {
       const schema = freshSchemaName() + label;
-      const server = await startServer({ kind: 'postgres', url, schema }, 1, { root: r || undefined });
-      sides.push({ label, server, schema, us: [] });
+      const server = await startServer({ kind: 'postgres', url: u, schema }, 1, { root: r || undefined });
+      sides.push({ label, server, schema, url: u, us: [] });
       await runHttpLoad(server.url, spec, { amount: 1000 }, connections);
     }
     for (let i = 0; i < rounds; i++) {
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
   } finally {
     for (const s of sides) {
       await s.server.stop();
-      await dropSchema(url, s.schema);
+      await dropSchema(s.url, s.schema);
     }
   }
 }
