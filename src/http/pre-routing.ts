@@ -12,11 +12,14 @@ export type PreRoute = (req: IncomingMessage, res: ServerResponse, toFastify: ()
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Puts `handler` in front of Fastify's routing; it is skipped once the server is closing. */
-export function beforeFastify(server: FastifyInstance, handler: PreRoute): void {
+/**
+ * Puts `handler` in front of Fastify's routing; it is skipped once the server is closing. Returns
+ * false (and leaves the server as it was) when the server's listeners are not Fastify's one.
+ */
+export function beforeFastify(server: FastifyInstance, handler: PreRoute): boolean {
   const http = server.server;
   const listeners = http.listeners('request') as Listener[];
-  if (listeners.length !== 1) throw new Error(`expected one request listener on the server, found ${listeners.length}`);
+  if (listeners.length !== 1) return false;
   const fastify = listeners[0];
   // While closing, Fastify answers new requests with 503 and `Connection: close`; so must they.
   let closing = false;
@@ -27,4 +30,5 @@ export function beforeFastify(server: FastifyInstance, handler: PreRoute): void 
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing || !handler(req, res, () => fastify(req, res))) fastify(req, res);
   });
+  return true;
 }

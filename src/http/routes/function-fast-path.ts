@@ -54,11 +54,13 @@ function plainStatus(status: number): boolean {
 }
 
 /**
- * The pre-routing handler, or undefined when the server's settings need Fastify on every call:
- * a CORS origin list (per-origin headers), trusted proxies (the client address), request logs.
+ * The pre-routing handler, or undefined when there is no engine or the server's settings need
+ * Fastify on every call: a CORS origin list (per-origin headers), trusted proxies (the client
+ * address), request logs.
  */
 export function functionFastPath(app: AppContext, settings: FastPathSettings, prefetched: PrefetchedCalls): PreRoute | undefined {
-  if (settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
+  // Without an engine every call is the route's 'not configured' error: nothing to speed up.
+  if (!app.cloud || settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
   return (req, res, toFastify) => {
     if (req.method !== 'POST') return false;
     const url = req.url ?? '';
