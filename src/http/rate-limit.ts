@@ -23,6 +23,18 @@ export interface RateLimits {
   windowMs: number;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's limiter (createServer), for routes outside the API dispatcher: cloud functions. */
+    larderRateLimiter: RateLimiter;
+  }
+}
+
+/** True when at least one limit is on. */
+export function limitsOn(limits: RateLimits | undefined): boolean {
+  return limits !== undefined && (limits.perIp > 0 || limits.perSession > 0);
+}
+
 /** No limit: in-process tests and tools that build a server without a config. */
 export const NO_RATE_LIMITS: RateLimits = Object.freeze({ perIp: 0, perSession: 0, windowMs: 60_000 });
 

@@ -69,6 +69,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await server.register(cors, { ...corsPolicy(policy.corsOrigins), allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
   const limiter = await installRateLimits(server, policy.rateLimits ?? NO_RATE_LIMITS);
+  server.decorate('larderRateLimiter', limiter);
   await server.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
 
   // Every body is JSON, whatever the content type says: SDKs send application/json, and the

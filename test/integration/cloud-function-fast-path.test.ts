@@ -125,3 +125,45 @@ for (const engine of engines()) {
     }
   });
 }
+
+for (const engine of engines()) {
+  describe(`cloud function calls count against the per-client limits [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    let fake: http.Server;
+    let base: string;
+    const asked: Asked[] = [];
+    const PER_IP = 3;
+    before(async () => {
+      fake = shapesEngine(asked);
+      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+      const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 5000 }), createLogger('silent'));
+      h = await startHarness(engine, { cloud, policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: 0, windowMs: 60_000 } } });
+      base = await h.listen();
+    });
+    after(async () => {
+      await h?.stop();
+      fake.closeAllConnections();
+      await new Promise((r) => fake.close(r));
+    });
+
+    test('over a real socket: the limit, then 429 with Retry-After and the engine not asked; the master key goes on', async () => {
+      const key = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'application/json' };
+      asked.length = 0;
+      for (let i = 0; i < PER_IP; i++) {
+        const ok = await socketCall(base, '/1.1/functions/hello', key, '{}');
+        assert.equal(ok.status, 200, ok.body);
+      }
+      assert.equal(asked.length, PER_IP);
+      const refused = await socketCall(base, '/1.1/functions/hello', key, '{"n":1}');
+      assert.equal(refused.status, 429, refused.body);
+      assert.deepEqual(JSON.parse(refused.body), { code: 429, error: 'Too many requests.' });
+      assert.ok(Number(refused.headers['retry-after']) >= 1, String(refused.headers['retry-after']));
+      const viaCall = await socketCall(base, '/1.1/call/hello', key, '{}');
+      assert.equal(viaCall.status, 429, 'the /call/ form counts too');
+      assert.equal(asked.length, PER_IP, 'refused calls never reach the engine');
+      const master = await socketCall(base, '/1.1/functions/hello', { ...key, 'x-lc-key': `${TEST_KEYS.masterKey},master` }, '{}');
+      assert.equal(master.status, 200, master.body);
+    });
+  });
+}

@@ -20,6 +20,7 @@ import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
+import { limitsOn } from '../rate-limit.ts';
 import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** One path segment of plain characters: anything unusual is the route's to judge. */
@@ -56,11 +57,13 @@ function plainStatus(status: number): boolean {
 /**
  * The pre-routing handler, or undefined when there is no engine or the server's settings need
  * Fastify on every call: a CORS origin list (per-origin headers), trusted proxies (the client
- * address), request logs.
+ * address), request logs, per-client rate limits.
  */
 export function functionFastPath(app: AppContext, settings: FastPathSettings, prefetched: PrefetchedCalls): PreRoute | undefined {
   // Without an engine every call is the route's 'not configured' error: nothing to speed up.
-  if (!app.cloud || settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
+  // Per-client limits (rate-limit.ts) count through Fastify's request object, so with limits on
+  // every call takes the route, which counts it.
+  if (!app.cloud || limitsOn(settings.policy.rateLimits) || settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
   return (req, res, toFastify) => {
     if (req.method !== 'POST') return false;
     const url = req.url ?? '';

@@ -14,7 +14,9 @@ import { byteLimit, readWhole, type StreamedAnswer } from '../../cloud/engine-cl
 import { ApiError } from '../../errors/api-error.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import { callerFromHeaders, fromFallbackBody, type CallerInfo } from '../credentials.ts';
+import { authenticateCaller } from '../dispatch.ts';
 import { parseJsonBody } from '../json-body.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 import { beforeFastify } from '../pre-routing.ts';
 import { functionFastPath, takePrefetched, type PrefetchedCalls } from './function-fast-path.ts';
 import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
@@ -72,16 +74,26 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
   return { caller: callerFromHeaders(req.headers), headers, body: raw };
 }
 
-async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCalls, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCalls, limiter: RateLimiter, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const limit = app.cloud?.options.bodyLimitBytes ?? serverLimit;
   // Sent by the fast path already (function-fast-path.ts), which left the answer to this route.
   const prefetched = takePrefetched(calls, req.raw);
   if (prefetched && 'error' in prefetched) throw prefetched.error;
-  return answerWith(prefetched?.answer ?? (await send(app, req, limit)), limit, reply);
+  return answerWith(prefetched?.answer ?? (await send(app, limiter, req, reply, limit)), limit, reply);
 }
 
-async function send(app: AppContext, req: FastifyRequest, limit: number): Promise<StreamedAnswer> {
+async function send(app: AppContext, limiter: RateLimiter, req: FastifyRequest, reply: FastifyReply, limit: number): Promise<StreamedAnswer> {
   const { caller, headers, body } = await outgoing(req, limit);
+  // A function call counts against the per-client limits like any API request (rate-limit.ts):
+  // each one makes the engine work, so it must not be a way around them. Master calls are not counted.
+  if (!authenticateCaller(app, caller)) {
+    const wait = await limiter.take(req, caller.sessionToken, 1);
+    if (wait > 0) {
+      if (body && !Buffer.isBuffer(body)) body.resume();
+      void reply.header('retry-after', String(wait));
+      throw new ApiError('tooManyRequests');
+    }
+  }
   let tooLarge = false;
   const bounded = body && !Buffer.isBuffer(body) ? body.pipe(byteLimit(limit, () => ((tooLarge = true), new ApiError('payloadTooLarge')))) : body;
   const all = addAddressHeaders(headers, req.headers, req.socket.remoteAddress ?? '', req.ip);
@@ -118,7 +130,7 @@ export async function mountCloudFunctions(server: FastifyInstance, app: AppConte
   await server.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    const handler = (req: FastifyRequest, reply: FastifyReply) => forward(app, bodyLimitBytes, calls, req, reply);
+    const handler = (req: FastifyRequest, reply: FastifyReply) => forward(app, bodyLimitBytes, calls, server.larderRateLimiter, req, reply);
     for (const prefix of ['/1.1', '/1']) {
       for (const kind of ['functions', 'call']) scope.post(`${prefix}/${kind}/:name`, handler);
     }
