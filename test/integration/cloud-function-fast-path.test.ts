@@ -18,6 +18,9 @@ interface Asked {
   body: string;
 }
 
+/** Two cookies, one with an Expires date (which holds a comma). */
+const COOKIES = ['a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/', 'b=2'];
+
 /** Answers by function name, in the shapes an engine may give. */
 function shapesEngine(asked: Asked[]): http.Server {
   return http.createServer((req, res) => {
@@ -37,7 +40,7 @@ function shapesEngine(asked: Asked[]): http.Server {
         res.write('{"result":');
         return res.end('"in pieces"}');
       }
-      if (name === 'cookie') return res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': ['a=1', 'b=2'], 'x-engine-only': '1' }).end(small);
+      if (name === 'cookie') return res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': COOKIES, 'x-engine-only': '1' }).end(small);
       if (name === 'untyped') return res.writeHead(200, { 'content-length': Buffer.byteLength(small) }).end(small);
       if (name === 'slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(small), 3000);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(small) }).end(small);
@@ -123,6 +126,14 @@ for (const engine of engines()) {
         }
       });
     }
+
+    test('each Set-Cookie of the engine reaches the client as a header of its own, an Expires date intact', async () => {
+      const viaSocket = await socketCall(base, '/1.1/functions/cookie', key, '{}');
+      assert.equal(viaSocket.status, 200, viaSocket.body);
+      assert.deepEqual(viaSocket.headers['set-cookie'], COOKIES);
+      const viaInject = await h.server.inject({ method: 'POST', url: '/1.1/functions/cookie', headers: key, payload: '{}' });
+      assert.deepEqual(viaInject.headers['set-cookie'], COOKIES);
+    });
   });
 }
 

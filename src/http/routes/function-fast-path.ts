@@ -21,7 +21,7 @@ import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
 import { limitsOn } from '../rate-limit.ts';
-import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** One path segment of plain characters: anything unusual is the route's to judge. */
 const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
@@ -101,7 +101,7 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
           if (!(n < COMPRESS_THRESHOLD) || !plainStatus(answer.status)) return handOff({ answer });
           readWhole(answer, n).then(
             (whole) => {
-              const out = pick(answer.headers, PASSED_BACK);
+              const out = passedBack(answer.headers);
               out['access-control-allow-origin'] = '*';
               out['content-type'] ??= 'application/octet-stream';
               out['content-length'] = String(whole.length);

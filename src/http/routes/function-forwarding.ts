@@ -31,7 +31,19 @@ export const FORWARDED = [
 export const WHOLE_BYTES = 64 * 1024;
 
 /** Answer headers passed back (the rest, hop-by-hop ones included, are the engine's business). */
-export const PASSED_BACK = ['content-type', 'cache-control', 'set-cookie'] as const;
+const PASSED_BACK = ['content-type', 'cache-control'] as const;
+
+/**
+ * The engine's answer headers the client gets: content type and cache control, and every
+ * `Set-Cookie` as a header of its own. Cookies cannot be joined with commas as other repeated
+ * headers can: an `Expires` date holds a comma, so a joined list would be read as other cookies.
+ */
+export function passedBack(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = pick(headers, PASSED_BACK);
+  const cookies = headers['set-cookie'];
+  if (cookies !== undefined && cookies.length > 0) out['set-cookie'] = cookies;
+  return out;
+}
 
 /** The named headers that are present, repeated ones joined as HTTP allows. */
 export function pick(headers: IncomingHttpHeaders, names: readonly string[]): Record<string, string> {

@@ -19,7 +19,7 @@ import { parseJsonBody } from '../json-body.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { beforeFastify } from '../pre-routing.ts';
 import { functionFastPath, takePrefetched, type PrefetchedCalls } from './function-fast-path.ts';
-import { addAddressHeaders, callEngine, enginePath, FORWARDED, PASSED_BACK, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
@@ -107,7 +107,7 @@ async function answerWith(answer: StreamedAnswer, limit: number, reply: FastifyR
     answer.body.destroy();
     throw new ApiError('engineAnswerTooLarge');
   }
-  void reply.code(answer.status).headers(pick(answer.headers, PASSED_BACK));
+  void reply.code(answer.status).headers(passedBack(answer.headers));
   if (answer.headers['content-length'] !== undefined && length <= WHOLE_BYTES) {
     let whole: Buffer;
     try {
