@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,8 +78,9 @@ export class LocalDiskStore implements BlobStore {
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
     const limiter = new HashingLimiter(opts.maxBytes);
     let renamed = false;
+    const out = createWriteStream(temp, { flags: 'wx' });
     try {
-      await pipeline(body, limiter, createWriteStream(temp, { flags: 'wx' }));
+      await pipeline(body, limiter, out);
       await this.ensureShard(location);
       await rename(temp, target).catch(async (err: NodeJS.ErrnoException) => {
         // The shard directory was removed behind this process's back: make it again.
@@ -93,6 +95,11 @@ export class LocalDiskStore implements BlobStore {
       // fsyncs cost about one journal commit (ext4), no more than the file's fsync alone.
       await Promise.all([syncPath(target), syncPath(join(this.dir, location.slice(0, 2)))]);
     } catch (err) {
+      // A body refused at once (over the limit in its first chunk) fails the pipeline while the
+      // write stream's open may still be in libuv's thread pool; an unlink sent now can run on
+      // another pool thread before that open creates the file, leaving an empty temporary file
+      // behind (seen in files-upload.test.ts on a loaded CI machine). So the stream is closed first.
+      if (!out.closed) await once(out, 'close').catch(() => {});
       await rm(renamed ? target : temp, { force: true });
       throw err;
     }
