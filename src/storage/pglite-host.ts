@@ -18,9 +18,10 @@ import { ApiError } from '../errors/api-error.ts';
 import { embeddedReopenCpuSeconds, embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
 import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
 import { IdleCheckpoints } from './pglite-checkpoint.ts';
-import { cancelError, isSliced, mayNotify, type CancelReason, type Pending, type Running } from './pglite-running.ts';
+import { cancelError, startRunning, type CancelReason, type Pending, type Running } from './pglite-running.ts';
 import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
 import { EngineTurns } from './engine-turns.ts';
+import { ChannelListeners } from './pglite-listeners.ts';
 
 /** What the host needs. */
 export interface PgliteHostOptions {
@@ -52,7 +53,7 @@ export class PgliteHost {
   private closed = false;
   /** True from a cancellation until the new worker has opened the database. */
   private restarting = false;
-  private readonly listeners: { channel: string; onMessage: (p: string) => void; onReset: () => void }[] = [];
+  private readonly listeners = new ChannelListeners();
 
   /** Keeps what a reopen must replay short (pglite-checkpoint.ts). */
   private readonly checkpoints = new IdleCheckpoints(() => this.exec('CHECKPOINT', true));
@@ -71,7 +72,7 @@ export class PgliteHost {
       onMessage: (worker, m) => {
         if (this.worker !== worker) return;
         if (!('notify' in m)) return this.settle(m);
-        for (const l of this.listeners) if (l.channel === m.notify) l.onMessage(m.payload);
+        this.listeners.deliver(m.notify, m.payload);
       },
       onDeath: (worker, err) => this.worker === worker && !this.closed && this.cancel('crash', err),
     });
@@ -100,8 +101,8 @@ export class PgliteHost {
       if (generation !== this.generation) return;
       // A restarted engine listens again. Only a cut statement that may have notified (or a
       // crash) can have lost a notification (pglite-running.ts, mayNotify): then listeners reload.
-      for (const channel of new Set(this.listeners.map((l) => l.channel))) await this.send(worker, { id: 0, op: 'listen', channel });
-      if (lostNotifications) for (const l of this.listeners) l.onReset();
+      for (const channel of this.listeners.channels()) await this.send(worker, { id: 0, op: 'listen', channel });
+      if (lostNotifications) this.listeners.reset();
     })();
     this.ready.catch(() => {});
     this.ready.then(() => {
@@ -185,17 +186,7 @@ export class PgliteHost {
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      if (timed) {
-        const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' && isSliced(m.text), mayNotify: 'text' in m && mayNotify(m.text) };
-        if (this.opts.statementTimeoutMs > 0) running.timers.push(setTimeout(() => this.cutSoon(id, 'timeout'), this.opts.statementTimeoutMs));
-        if (running.sliced && this.opts.sliceMs > 0) {
-          running.timers.push(setTimeout(() => {
-            running.overSlice = true;
-            if (this.turns.queued > this.checkpointWaiting) this.cutSoon(id, 'slice');
-          }, this.opts.sliceMs));
-        }
-        this.running = running;
-      }
+      if (timed) this.running = startRunning(id, m, this.opts, (reason) => this.cutSoon(id, reason), () => this.turns.queued > this.checkpointWaiting);
       worker.postMessage({ ...m, id });
     });
   }
@@ -264,24 +255,16 @@ export class PgliteHost {
     }
   }
 
-  /** Forwards notifications of `channel`; `onReset` runs after a restart (some may be lost). */
+  /** Forwards notifications of `channel` (pglite-listeners.ts); `onReset` runs after a restart that may have lost some. */
   async listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<() => Promise<void>> {
     const release = await this.lock();
-    const listener = { channel, onMessage, onReset };
     try {
-      // The worker listens once per channel and the host hands each notification to every
-      // listener of it (two apps on one engine, as two processes on PostgreSQL).
-      if (!this.listeners.some((l) => l.channel === channel)) await this.call({ id: 0, op: 'listen', channel }, this.generation, false);
+      if (!this.listeners.has(channel)) await this.call({ id: 0, op: 'listen', channel }, this.generation, false);
       // Registered after the worker listens: a restart from now on listens again.
-      this.listeners.push(listener);
+      return this.listeners.add({ channel, onMessage, onReset });
     } finally {
       release();
     }
-    // The worker keeps listening (a cheap in-process subscription); this listener hears no more.
-    return async () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
   }
 
   /**

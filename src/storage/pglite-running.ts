@@ -4,6 +4,7 @@
  * statement holding the engine while other work waits), a plain error when the worker died.
  */
 import { ApiError } from '../errors/api-error.ts';
+import type { HostMessage } from './pglite-protocol.ts';
 
 /** A caller waiting for its statement's rows. */
 export type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (err: unknown) => void };
@@ -54,4 +55,20 @@ export function cancelError(reason: CancelReason, limits: { sliceMs: number; sta
  */
 export function isSliced(text: string): boolean {
   return !/^\s*(create|alter|drop)\b/i.test(text);
+}
+
+/**
+ * Starts the clock of timed operation `id`: the statement timeout, and for a sliced statement the
+ * slice, past which it is cut when `othersWait()` (other work waits for the engine).
+ */
+export function startRunning(id: number, m: HostMessage, limits: { sliceMs: number; statementTimeoutMs: number }, cut: (reason: CancelReason) => void, othersWait: () => boolean): Running {
+  const running: Running = { id, startedAt: Date.now(), overSlice: false, timers: [], sliced: m.op === 'query' && isSliced(m.text), mayNotify: 'text' in m && mayNotify(m.text) };
+  if (limits.statementTimeoutMs > 0) running.timers.push(setTimeout(() => cut('timeout'), limits.statementTimeoutMs));
+  if (running.sliced && limits.sliceMs > 0) {
+    running.timers.push(setTimeout(() => {
+      running.overSlice = true;
+      if (othersWait()) cut('slice');
+    }, limits.sliceMs));
+  }
+  return running;
 }
