@@ -17,7 +17,7 @@ import { mountObservability } from './observability.ts';
 import type { Logger } from '../log.ts';
 import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
-import { installRateLimits, NO_RATE_LIMITS, requestCost } from './rate-limit.ts';
+import { createRateLimiter, NO_RATE_LIMITS, requestCost } from './rate-limit.ts';
 
 /** What the HTTP server needs. */
 export interface ServerDeps {
@@ -68,7 +68,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
   });
   await server.register(cors, { ...corsPolicy(policy.corsOrigins), allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
-  const limiter = await installRateLimits(server, policy.rateLimits ?? NO_RATE_LIMITS);
+  const limiter = createRateLimiter(policy.rateLimits ?? NO_RATE_LIMITS);
   server.decorate('larderRateLimiter', limiter);
   await server.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
 
@@ -128,7 +128,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     const master = authenticateCaller(deps.app, caller);
     const path = canonicalApiPath(req.url.split('?')[0]);
     if (!master) {
-      const wait = await limiter.take(req, caller.sessionToken, requestCost(path, method, body));
+      const wait = limiter.take(req.ip, caller.sessionToken, requestCost(path, method, body));
       if (wait > 0) {
         void reply.header('retry-after', String(wait));
         throw new ApiError('tooManyRequests');

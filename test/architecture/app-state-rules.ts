@@ -23,7 +23,6 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/auth/constant-time.ts: knownDigests': 'a bounded memo of sha256 digests (a pure function of the key string)',
   'src/objects/relation-fields.ts: memo': 'a memo per immutable ClassSchema object',
   'src/http/upgrade-paths.ts: claims': 'per HTTP server (a FastifyInstance), released with it',
-  'src/http/rate-limit.ts: sessions': 'per HTTP request',
   'src/cloud/current-user.ts: cache': 'per RequestContext (one request)',
   'src/settings/setting-catalogue.ts: catalogue': 'declarations made by code at load time, the same for every app',
   'src/errors/module-errors.ts: declared': 'declarations made by code at load time, the same for every app',

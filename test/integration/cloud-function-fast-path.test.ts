@@ -4,6 +4,7 @@
 // route after the engine answered) and with server.inject (Fastify's route only, which never
 // sees the fast path). Status, answer headers, body, and what the engine was sent must match.
 import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -175,6 +176,100 @@ for (const engine of engines()) {
       assert.equal(asked.length, PER_IP, 'refused calls never reach the engine');
       const master = await socketCall(base, '/1.1/functions/hello', { ...key, 'x-lc-key': `${TEST_KEYS.masterKey},master` }, '{}');
       assert.equal(master.status, 200, master.body);
+    });
+  });
+}
+
+for (const engine of engines()) {
+  describe(`with per-client limits on, the fast path counts calls in the route's limiter and leaves 429 to the route [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    let fake: http.Server;
+    let base: string;
+    const asked: Asked[] = [];
+    // Function calls a Fastify route handled (Fastify's diagnostics channel, published when a
+    // route's handler starts): the fast path's own answers never get there.
+    const routed: string[] = [];
+    const onHandler = (message: unknown) => {
+      const url = (message as { route?: { url?: unknown } }).route?.url;
+      if (typeof url === 'string' && /\/(functions|call)\//.test(url)) routed.push(url);
+    };
+    const PER_IP = 5;
+    const PER_SESSION = 3;
+    before(async () => {
+      fake = shapesEngine(asked);
+      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+      const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 5000 }), createLogger('silent'));
+      h = await startHarness(engine, {
+        cloud,
+        policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: PER_SESSION, windowMs: 60_000 } },
+      });
+      base = await h.listen();
+      diagnostics.subscribe('tracing:fastify.request.handler:start', onHandler);
+    });
+    after(async () => {
+      diagnostics.unsubscribe('tracing:fastify.request.handler:start', onHandler);
+      await h?.stop();
+      fake.closeAllConnections();
+      await new Promise((r) => fake.close(r));
+    });
+
+    const key = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'application/json' };
+    const withSession = { ...key, 'x-lc-session': 'fast-path-session' };
+    /** A call over the socket (127.0.0.1): its answer, and whether Fastify routed it. */
+    async function viaSocket(headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; routed: boolean }> {
+      routed.length = 0;
+      const res = await socketCall(base, '/1.1/functions/hello', headers, '{}');
+      return { ...res, routed: routed.length > 0 };
+    }
+    /** The same call through inject: the route only, from the given address. */
+    async function viaRoute(headers: Record<string, string>, ip: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+      const res = await h.server.inject({ method: 'POST', url: '/1.1/functions/hello', headers, payload: '{}', remoteAddress: ip });
+      return { status: res.statusCode, headers: res.headers as http.IncomingHttpHeaders, body: res.rawPayload.toString('latin1') };
+    }
+    /** The fast path's 429 is the route's: status, body, headers (Retry-After within the second it was taken). */
+    function assertSame429(fast: { status: number; headers: http.IncomingHttpHeaders; body: string }, route: { status: number; headers: http.IncomingHttpHeaders; body: string }): void {
+      assert.equal(fast.status, 429, fast.body);
+      assert.equal(route.status, 429, route.body);
+      assert.deepEqual(JSON.parse(fast.body), { code: 429, error: 'Too many requests.' });
+      assert.equal(fast.body, route.body);
+      const { 'retry-after': fastWait, ...fastRest } = comparable(fast.headers);
+      const { 'retry-after': routeWait, ...routeRest } = comparable(route.headers);
+      assert.deepEqual(fastRest, routeRest);
+      assert.ok(Number(fastWait) >= 1 && Math.abs(Number(fastWait) - Number(routeWait)) <= 1, `Retry-After ${String(fastWait)} and ${String(routeWait)}`);
+    }
+
+    test('calls of the fast path and of the route add up, per address and per session, each counted once', async () => {
+      asked.length = 0;
+      // A wrong key is the route's 401 and counts against nothing.
+      const wrong = await viaSocket({ ...key, 'x-lc-key': 'wrong' });
+      assert.equal(wrong.status, 401, wrong.body);
+      // Per session (3): fast path, route (from another address), fast path; then over.
+      const first = await viaSocket(withSession);
+      assert.equal(first.status, 200, first.body);
+      assert.equal(first.routed, false, 'answered by the fast path, with limits on');
+      assert.equal((await viaRoute(withSession, '10.7.0.1')).status, 200);
+      const third = await viaSocket(withSession);
+      assert.equal(third.status, 200, third.body);
+      assert.equal(third.routed, false);
+      const overSession = await viaSocket(withSession);
+      assert.equal(overSession.routed, true, 'a call over a limit is answered by the route');
+      assertSame429(overSession, await viaRoute(withSession, '10.7.0.2'));
+      assert.equal(asked.length, 3, 'refused calls never reach the engine');
+      // Per address (5): 127.0.0.1 has made 3 counted calls (the 401 did not count, the refused
+      // one did, once). Two more by the route and the fast path fill the window.
+      assert.equal((await viaRoute(key, '127.0.0.1')).status, 200);
+      const fifth = await viaSocket(key);
+      assert.equal(fifth.status, 200, fifth.body);
+      assert.equal(fifth.routed, false);
+      const overIp = await viaSocket(key);
+      assert.equal(overIp.routed, true);
+      assertSame429(overIp, await viaRoute(key, '127.0.0.1'));
+      assert.equal(asked.length, 5);
+      // The master key is not limited, and its calls stay on the fast path.
+      const master = await viaSocket({ ...key, 'x-lc-key': `${TEST_KEYS.masterKey},master` });
+      assert.equal(master.status, 200, master.body);
+      assert.equal(master.routed, false);
     });
   });
 }

@@ -20,8 +20,9 @@ import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
-import { limitsOn } from '../rate-limit.ts';
-import { addAddressHeaders, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import { addAddressHeaders, admitCall, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** One path segment of plain characters: anything unusual is the route's to judge. */
 const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
@@ -29,8 +30,11 @@ const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$
 /** Answers shorter than this are never compressed (@fastify/compress threshold in server.ts). */
 const COMPRESS_THRESHOLD = 1024;
 
-/** What the fast path learnt before handing a request to the route. */
-export type Prefetched = { answer: StreamedAnswer } | { error: unknown };
+/**
+ * What the fast path learnt before handing a request to the route: the engine's answer, or the
+ * error the route throws (with the Retry-After seconds of a call over a per-client limit).
+ */
+export type Prefetched = { answer: StreamedAnswer } | { error: unknown; retryAfter?: number };
 
 /** Requests the fast path handed to the route, with what it got for them (one map per server). */
 export type PrefetchedCalls = WeakMap<IncomingMessage, Prefetched>;
@@ -47,6 +51,8 @@ export interface FastPathSettings {
   policy: HttpPolicy;
   requestLog: boolean;
   bodyLimitBytes: number;
+  /** The server's per-client limits, shared with the route (rate-limit.ts). */
+  limiter: RateLimiter;
 }
 
 /** Statuses Fastify sends with their body as it is (no 1xx, no bodiless 204/205/304). */
@@ -57,13 +63,13 @@ function plainStatus(status: number): boolean {
 /**
  * The pre-routing handler, or undefined when there is no engine or the server's settings need
  * Fastify on every call: a CORS origin list (per-origin headers), trusted proxies (the client
- * address), request logs, per-client rate limits.
+ * address), request logs. Per-client rate limits are counted here, in the route's limiter: the
+ * socket's address is the client's (no proxy is trusted), and a call over a limit is handed to
+ * the route with its 429, so the answer is the route's and the call is counted once.
  */
 export function functionFastPath(app: AppContext, settings: FastPathSettings, prefetched: PrefetchedCalls): PreRoute | undefined {
   // Without an engine every call is the route's 'not configured' error: nothing to speed up.
-  // Per-client limits (rate-limit.ts) count through Fastify's request object, so with limits on
-  // every call takes the route, which counts it.
-  if (!app.cloud || limitsOn(settings.policy.rateLimits) || settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
+  if (!app.cloud || settings.policy.corsOrigins !== '*' || settings.policy.trustProxy !== false || settings.requestLog) return undefined;
   return (req, res, toFastify) => {
     if (req.method !== 'POST') return false;
     const url = req.url ?? '';
@@ -94,7 +100,16 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
         prefetched.set(req, p);
         toFastify();
       };
-      callEngine(app, callerFromHeaders(h), enginePath(url), headers, body).then(
+      const caller = callerFromHeaders(h);
+      let wait: number;
+      try {
+        // Fastify's req.ip is the socket's address when no proxy is trusted (the route's key).
+        wait = admitCall(app, settings.limiter, caller, req.socket.remoteAddress);
+      } catch (error) {
+        return handOff({ error });
+      }
+      if (wait > 0) return handOff({ error: new ApiError('tooManyRequests'), retryAfter: wait });
+      callEngine(app, caller, enginePath(url), headers, body).then(
         (answer) => {
           const length = answer.headers['content-length'];
           const n = length === undefined ? NaN : Number(length);

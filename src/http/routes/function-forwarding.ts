@@ -11,6 +11,7 @@ import type { StreamedAnswer } from '../../cloud/engine-client.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { CallerInfo } from '../credentials.ts';
 import { authenticateCaller } from '../dispatch.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 
 /** Request headers passed on to the engine as the caller sent them (credentials included). */
 export const FORWARDED = [
@@ -75,13 +76,24 @@ export function enginePath(url: string): string {
 }
 
 /**
- * Checks the caller's keys and sends the call; resolves with the engine's answer (status and
- * headers in, body still arriving) or fails with the API error the client gets.
+ * What comes before every engine call, on the route and on the fast path alike: the caller's
+ * keys are checked (the API error, e.g. 401, is thrown) and a call without the master key counts
+ * against the per-client limits (rate-limit.ts), like any API request: each one makes the engine
+ * work, so it must not be a way around them. Returns 0, or the seconds to wait when the call is
+ * over a limit (the client gets 429 with Retry-After; the engine is not asked).
  */
-export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined): Promise<StreamedAnswer> {
+export function admitCall(app: AppContext, limiter: RateLimiter, caller: CallerInfo, ip: string | undefined): number {
   // The engine checks the credentials too; checking them here keeps unauthenticated traffic
   // away from it and answers with Larder's usual 401.
-  authenticateCaller(app, caller);
+  if (authenticateCaller(app, caller)) return 0;
+  return limiter.take(ip, caller.sessionToken, 1);
+}
+
+/**
+ * Sends a call admitted by admitCall; resolves with the engine's answer (status and headers in,
+ * body still arriving) or fails with the API error the client gets.
+ */
+export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined): Promise<StreamedAnswer> {
   const cloud = app.cloud;
   if (!cloud) throw new ApiError('engineNotConfigured');
   try {

@@ -14,12 +14,11 @@ import { byteLimit, readWhole, type StreamedAnswer } from '../../cloud/engine-cl
 import { ApiError } from '../../errors/api-error.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import { callerFromHeaders, fromFallbackBody, type CallerInfo } from '../credentials.ts';
-import { authenticateCaller } from '../dispatch.ts';
 import { parseJsonBody } from '../json-body.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { beforeFastify } from '../pre-routing.ts';
 import { functionFastPath, takePrefetched, type PrefetchedCalls } from './function-fast-path.ts';
-import { addAddressHeaders, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, admitCall, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
@@ -78,21 +77,20 @@ async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCa
   const limit = app.cloud?.options.bodyLimitBytes ?? serverLimit;
   // Sent by the fast path already (function-fast-path.ts), which left the answer to this route.
   const prefetched = takePrefetched(calls, req.raw);
-  if (prefetched && 'error' in prefetched) throw prefetched.error;
+  if (prefetched && 'error' in prefetched) {
+    if (prefetched.retryAfter !== undefined) void reply.header('retry-after', String(prefetched.retryAfter));
+    throw prefetched.error;
+  }
   return answerWith(prefetched?.answer ?? (await send(app, limiter, req, reply, limit)), limit, reply);
 }
 
 async function send(app: AppContext, limiter: RateLimiter, req: FastifyRequest, reply: FastifyReply, limit: number): Promise<StreamedAnswer> {
   const { caller, headers, body } = await outgoing(req, limit);
-  // A function call counts against the per-client limits like any API request (rate-limit.ts):
-  // each one makes the engine work, so it must not be a way around them. Master calls are not counted.
-  if (!authenticateCaller(app, caller)) {
-    const wait = await limiter.take(req, caller.sessionToken, 1);
-    if (wait > 0) {
-      if (body && !Buffer.isBuffer(body)) body.resume();
-      void reply.header('retry-after', String(wait));
-      throw new ApiError('tooManyRequests');
-    }
+  const wait = admitCall(app, limiter, caller, req.ip);
+  if (wait > 0) {
+    if (body && !Buffer.isBuffer(body)) body.resume();
+    void reply.header('retry-after', String(wait));
+    throw new ApiError('tooManyRequests');
   }
   let tooLarge = false;
   const bounded = body && !Buffer.isBuffer(body) ? body.pipe(byteLimit(limit, () => ((tooLarge = true), new ApiError('payloadTooLarge')))) : body;
@@ -125,7 +123,7 @@ async function answerWith(answer: StreamedAnswer, limit: number, reply: FastifyR
 export async function mountCloudFunctions(server: FastifyInstance, app: AppContext, bodyLimitBytes: number, opts: { policy: HttpPolicy; requestLog: boolean }): Promise<void> {
   server.addHook('onClose', async () => app.cloud?.close());
   const calls: PrefetchedCalls = new WeakMap();
-  const fast = functionFastPath(app, { ...opts, bodyLimitBytes }, calls);
+  const fast = functionFastPath(app, { ...opts, bodyLimitBytes, limiter: server.larderRateLimiter }, calls);
   if (fast) beforeFastify(server, fast);
   await server.register(async (scope) => {
     scope.removeAllContentTypeParsers();
