@@ -16,6 +16,7 @@ import { addRelationMarkers } from './relation-fields.ts';
 import { expandFiles } from './expand-files.ts';
 import { restObjectOfNew, splitWriteBody } from './write-body.ts';
 import { runWrite } from '../writes/run-write.ts';
+import { insertTogether } from './combine-creates.ts';
 import type { WriteEvent, WriteFlags } from '../writes/write-extension-api.ts';
 
 /** The outcome of a create: the stored object in wire form. */
@@ -110,11 +111,14 @@ function insertStatement(className: string, rows: readonly PreparedCreate[]): Sq
       FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[]) WITH ORDINALITY AS t(id, ts, i)
         JOIN jsonb_array_elements(${JSON.stringify(rows.map((r) => r.data))}::jsonb) WITH ORDINALITY AS d(doc, i) USING (i)`;
   }
-  return sql`INSERT INTO ${table} ${columns}
+  // Rows with their own ACLs (a group of concurrent creates, combine-creates.ts): the text depends
+  // only on the class and the plan is one scan of the arrays, so it is prepared (no parse or plan
+  // per group). The form above is not: a generic plan of its join could be a nested loop.
+  return prepared(sql`INSERT INTO ${table} ${columns}
     SELECT id, ts, ts, acl, string_to_array(rp, chr(31)), string_to_array(wp, chr(31)), data
     FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[], ${rows.map((r) => JSON.stringify(r.acl))}::jsonb[],
       ${rows.map((r) => r.rperm.join('\x1f'))}::text[], ${rows.map((r) => r.wperm.join('\x1f'))}::text[], ${rows.map((r) => JSON.stringify(r.data))}::jsonb[])
-      AS t(id, ts, acl, rp, wp, data)`;
+      AS t(id, ts, acl, rp, wp, data)`);
 }
 
 /**
@@ -147,6 +151,17 @@ export async function insertPrepared(ctx: RequestContext, className: string, row
   classes.publish(schema);
 }
 
+/**
+ * Inserts one prepared create. When the class and its fields are known and there are no
+ * relations (one plain statement), it goes together with concurrent creates of the class
+ * (combine-creates.ts); otherwise alone, in its transaction.
+ */
+function insertOne(ctx: RequestContext, className: string, row: PreparedCreate): Promise<void> {
+  const { classes } = ctx.app;
+  if (row.relations.length || !classes.cached(className) || !classes.knowsAll(className, row.types)) return insertPrepared(ctx, className, [row]);
+  return insertTogether(ctx.app, className, row, (rows) => insertPrepared(ctx, className, rows));
+}
+
 /** The created object in wire form, as a fetchWhenSave response shows it. */
 export function createdObject(p: PreparedCreate): WireObject {
   return { ...p.data, objectId: p.objectId, createdAt: p.now, updatedAt: p.now };
@@ -173,7 +188,7 @@ export function createObject(ctx: RequestContext, className: string, body: unkno
     split: splitWriteBody,
     check: (b) => prepareCreate(ctx, className, prepareBody ? prepareBody(b) : b),
     commit: async (prepared, needs) => {
-      await insertPrepared(ctx, className, [prepared]);
+      await insertOne(ctx, className, prepared);
       // The full object is built only when asked for (fetchWhenSave); most creates answer without it.
       let object: WireObject | undefined;
       const result: Created = {

@@ -77,3 +77,24 @@ test('a run returning too few outcomes rejects the uncovered callers', async () 
   const sb = await b;
   assert.equal(sb.ok, false);
 });
+
+test('with maxInFlight n, the first n submissions start at once and later ones wait and go together', async () => {
+  const q = new SameRowQueue<number, number>(10, 2);
+  const gates = [deferred<void>(), deferred<void>()];
+  const groups: number[][] = [];
+  const run = async (inputs: readonly number[]) => {
+    const n = groups.push([...inputs]);
+    if (n <= 2) await gates[n - 1].promise;
+    return inputs.map((i) => ok(i));
+  };
+  const all = [1, 2, 3, 4, 5].map((i) => q.submit('k', i, run));
+  assert.deepEqual(groups, [[1], [2]], 'two alone at once');
+  assert.equal(q.waiting('k'), 3);
+  gates[1].resolve();
+  await all[1];
+  assert.deepEqual(groups, [[1], [2], [3, 4, 5]], 'the first to finish takes the waiting ones');
+  gates[0].resolve();
+  assert.deepEqual(await Promise.all(all), [1, 2, 3, 4, 5]);
+  assert.equal(q.busyKeys, 0);
+  assert.equal(q.waiting('k'), 0);
+});

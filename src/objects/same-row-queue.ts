@@ -1,10 +1,11 @@
 /**
- * Combines concurrent work on one key (one row's field) into groups, with at most one group in
- * flight per key in this process. A submission that finds nothing in flight starts at once, alone
- * (no added latency); submissions that arrive while a group is in flight wait and go together as
- * the next group when it ends. So N concurrent writers of one hot row cost about one statement
- * per round trip instead of N statements queueing on the row lock, and several processes
- * contend with one statement each at most (docs/benchmarks.md: hot-row increments).
+ * Combines concurrent work on one key (one row's field, or one class's creates) into groups, with
+ * at most `maxInFlight` groups in flight per key in this process (one for a row). A submission
+ * that finds fewer in flight starts at once, alone (no added latency); submissions that arrive
+ * while that many are in flight wait and go together as the next group when one ends. So N
+ * concurrent writers of one hot row cost about one statement per round trip instead of N
+ * statements queueing on the row lock, and several processes contend with one statement each at
+ * most (docs/benchmarks.md: hot-row increments).
  */
 
 /** The outcome of one input of a group: a value, or an error for that caller alone. */
@@ -20,12 +21,26 @@ interface Waiter<I, O> {
   reject(error: unknown): void;
 }
 
-export class SameRowQueue<I, O> {
-  /** Keys with a group in flight -> who waits for the next group. */
-  private readonly waiting = new Map<string, Waiter<I, O>[]>();
+/** One key's state: groups in flight, and who waits for the next group. */
+interface KeyState<I, O> {
+  inFlight: number;
+  readonly waiting: Waiter<I, O>[];
+}
 
-  /** @param maxGroup most inputs in one group (the rest wait for the group after). */
-  constructor(private readonly maxGroup: number) {}
+export class SameRowQueue<I, O> {
+  /** Keys with a group in flight. */
+  private readonly keys = new Map<string, KeyState<I, O>>();
+
+  /**
+   * @param maxGroup most inputs in one group (the rest wait for the group after).
+   * @param maxInFlight most groups of one key running at once (1 for a row: its lock serialises
+   *   them anyway). With more, up to that many submissions start at once, alone, as they would
+   *   without the queue; only those beyond wait and go together (combine-creates.ts).
+   */
+  constructor(
+    private readonly maxGroup: number,
+    private readonly maxInFlight = 1,
+  ) {}
 
   /**
    * Runs `input` in a group of `key`. The group is run by its first member's `run`, so every
@@ -34,22 +49,31 @@ export class SameRowQueue<I, O> {
   submit(key: string, input: I, run: RunGroup<I, O>): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       const waiter: Waiter<I, O> = { input, run, resolve, reject };
-      const queue = this.waiting.get(key);
-      if (queue) {
-        queue.push(waiter);
+      let state = this.keys.get(key);
+      if (!state) {
+        state = { inFlight: 0, waiting: [] };
+        this.keys.set(key, state);
+      }
+      if (state.inFlight >= this.maxInFlight) {
+        state.waiting.push(waiter);
         return;
       }
-      this.waiting.set(key, []);
-      void this.drain(key, [waiter]);
+      state.inFlight++;
+      void this.drain(key, state, [waiter]);
     });
   }
 
   /** Keys with a group in flight (for tests). */
   get busyKeys(): number {
-    return this.waiting.size;
+    return this.keys.size;
   }
 
-  private async drain(key: string, first: Waiter<I, O>[]): Promise<void> {
+  /** Submissions of `key` waiting for the next group (for tests). */
+  waiting(key: string): number {
+    return this.keys.get(key)?.waiting.length ?? 0;
+  }
+
+  private async drain(key: string, state: KeyState<I, O>, first: Waiter<I, O>[]): Promise<void> {
     let group = first;
     for (;;) {
       let outcomes: readonly Settled<O>[] | undefined;
@@ -65,12 +89,11 @@ export class SameRowQueue<I, O> {
         else if (o.ok) w.resolve(o.value);
         else w.reject(o.error);
       });
-      const queue = this.waiting.get(key) ?? [];
-      if (queue.length === 0) {
-        this.waiting.delete(key);
+      if (state.waiting.length === 0) {
+        if (--state.inFlight === 0) this.keys.delete(key);
         return;
       }
-      group = queue.splice(0, this.maxGroup);
+      group = state.waiting.splice(0, this.maxGroup);
     }
   }
 }

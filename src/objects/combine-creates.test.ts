@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AppScope } from '../app-scope.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { defaultSettings } from '../settings/app-settings.ts';
+import { createsWaiting, insertTogether, MAX_IN_FLIGHT } from './combine-creates.ts';
+import { settle } from './same-row-queue.ts';
+
+/**
+ * Holds MAX_IN_FLIGHT inserts of `cls` in flight, so that the next creates wait and form one
+ * group; `insert` records every statement (its rows) and fails as `fail` says.
+ */
+function setup(fail: (rows: readonly string[]) => Error | undefined = () => undefined) {
+  const app = { scope: new AppScope(defaultSettings()) };
+  const statements: string[][] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const insert = async (rows: readonly string[]) => {
+    statements.push([...rows]);
+    const err = fail(rows);
+    if (err) throw err;
+  };
+  const blockers = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held));
+  return { app, statements, insert, release, blockers };
+}
+
+test('creates beyond the inserts in flight go as one insert when one ends; other classes do not wait', async () => {
+  const { app, statements, insert, release, blockers } = setup();
+  const group = ['a', 'b', 'c'].map((r) => insertTogether(app, 'C', r, insert));
+  const other = insertTogether(app, 'D', 'd', insert);
+  assert.equal(createsWaiting(app, 'C'), 3);
+  await other;
+  assert.deepEqual(statements, [['d']], 'another class starts at once');
+  release();
+  await Promise.all([...blockers, ...group]);
+  assert.deepEqual(statements, [['d'], ['a', 'b', 'c']]);
+  assert.equal(createsWaiting(app, 'C'), 0);
+});
+
+test('a group refused for a row\'s content runs each create alone; only that create fails', async () => {
+  const { app, statements, insert, release, blockers } = setup((rows) => (rows.includes('bad') ? new ApiError('duplicateValue') : undefined));
+  const group = ['a', 'bad', 'c'].map((r) => settle(() => insertTogether(app, 'C', r, insert)));
+  release();
+  await Promise.all(blockers);
+  const got = await Promise.all(group);
+  assert.deepEqual(got.map((s) => (s.ok ? 'ok' : (s.error as ApiError).errorName)), ['ok', 'duplicateValue', 'ok']);
+  assert.deepEqual(statements.map((s) => s.join()).sort(), ['a', 'a,bad,c', 'bad', 'c']);
+});
+
+test('any other failure of the group reaches each of its creates, without running them again', async () => {
+  const down = new ApiError('databaseUnavailable');
+  const { app, statements, insert, release, blockers } = setup(() => down);
+  const group = ['a', 'b'].map((r) => settle(() => insertTogether(app, 'C', r, insert)));
+  release();
+  await Promise.all(blockers);
+  const got = await Promise.all(group);
+  assert.deepEqual(got.map((s) => (s.ok ? 'ok' : s.error)), [down, down]);
+  assert.deepEqual(statements, [['a', 'b']]);
+});

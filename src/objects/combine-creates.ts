@@ -1,0 +1,73 @@
+/**
+ * Concurrent creates of one class, inserted together (issue 16). Up to MAX_IN_FLIGHT inserts of
+ * a class run at once in this process, each alone, exactly as without this file; creates that
+ * arrive while that many are in flight wait and go as one multi-row INSERT when one ends (the
+ * statement a batch of creates uses). So under load one statement, one round trip and one commit
+ * serve several creates, and PostgreSQL's per-statement and per-commit work is shared; at low
+ * concurrency nothing waits.
+ *
+ * Each create keeps its own objectId, timestamps and ACL (they were fixed before it queued), so
+ * its answer is the same as alone. A group is one statement: all its rows or none. When PostgreSQL
+ * refuses the group's statement for a row's content (a value it cannot store, a duplicate id),
+ * nothing was written and each member runs alone, so it gets exactly the answer it would have got
+ * alone. Other failures (database unavailable, timeout) reach every member, as they would have
+ * reached each one's own statement.
+ */
+import type { AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
+
+/** Most rows in one INSERT (a group of concurrent creates). */
+const MAX_GROUP = 128;
+
+/**
+ * Inserts of one class running at once per process before later ones wait and combine. Above
+ * one, so that a few concurrent clients never wait for each other (as with a pool of separate
+ * statements); low, so that under load the waiting creates form groups.
+ */
+export const MAX_IN_FLIGHT = 8;
+
+/** What the queue holds for one create: its row, inserted by the function the caller gave. */
+interface Part<R> {
+  readonly row: R;
+  readonly insert: (rows: readonly R[]) => Promise<void>;
+}
+
+/** The app's queue in this process (per app: its scope owns it, docs/architecture.md "Per-app state"). */
+const QUEUE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.createQueue');
+
+/** Errors PostgreSQL raises for a row's content before anything is written (driver-errors.ts). */
+const REFUSED = new Set(['duplicateValue', 'invalidJson', 'incorrectType', 'invalidQuery']);
+
+function refusedRow(err: unknown): boolean {
+  return err instanceof ApiError && REFUSED.has(err.errorName);
+}
+
+/**
+ * Inserts `row` of `className`, together with concurrent creates of the class when enough are in
+ * flight. `insert` must insert any rows of the class in one statement (the members' functions
+ * are interchangeable: the group runs its first member's).
+ */
+export function insertTogether<R>(app: Pick<AppContext, 'scope'>, className: string, row: R, insert: (rows: readonly R[]) => Promise<void>): Promise<void> {
+  const queue = app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT));
+  const part: Part<R> = { row, insert };
+  return queue.submit(className, part as Part<unknown>, (parts) => runGroup(parts as readonly Part<R>[]));
+}
+
+/** Creates of `className` waiting for the next group in this process (for tests). */
+export function createsWaiting(app: Pick<AppContext, 'scope'>, className: string): number {
+  return app.scope.get(QUEUE)?.waiting(className) ?? 0;
+}
+
+async function runGroup<R>(parts: readonly Part<R>[]): Promise<readonly Settled<void>[]> {
+  const alone = (p: Part<R>) => settle(() => p.insert([p.row]));
+  if (parts.length === 1) return [await alone(parts[0])];
+  try {
+    await parts[0].insert(parts.map((p) => p.row));
+  } catch (err) {
+    if (refusedRow(err)) return Promise.all(parts.map(alone));
+    return parts.map(() => ({ ok: false as const, error: err }));
+  }
+  return parts.map(() => ({ ok: true as const, value: undefined }));
+}
