@@ -2,7 +2,7 @@ import type { RequestContext } from '../app-context.ts';
 import { accessOf, droppedFrom, planQuery, type Access, type QueryPlan } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
-import { checkedPage, pageStatement, type PageRow } from './page-budget.ts';
+import { readPage, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
@@ -72,7 +72,7 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
   if (q.count) out.count = await countOf(ctx, plan);
   if (q.limit > 0) {
     const { table, filter, order } = plan.query;
-    const rows = checkedPage(await ctx.app.db.query<PageRow>(pageStatement({ table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl })));
+    const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl });
     out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
   }
   return out;
@@ -102,7 +102,7 @@ export async function findObjectsJson(ctx: RequestContext, className: string, q:
   if (plan.withAcl || !plan.query.view.textEncodable || hasRelationFields(plan.schema)) return runFind(ctx, className, plan, q);
   const count = q.count ? await countOf(ctx, plan) : undefined;
   const { table, filter, order } = plan.query;
-  const rows = checkedPage(await ctx.app.db.query<PageRow>(pageStatement({ table, filter, order, limit: q.limit, skip: q.skip, acl: false })));
+  const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: false });
   if (rows.some(mayHoldFile)) {
     // File references are expanded on the parsed objects, as findObjects does.
     const results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));

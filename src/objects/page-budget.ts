@@ -1,17 +1,20 @@
 /**
  * The size bound of one page of a class query (issue 12 item 3). A page holds at most 1,000
  * objects, but each may be up to the body limit (20 MB): read whole, one page could take
- * gigabytes of server memory before anything is sent. The page statement therefore counts the
- * size of each document's JSON text in the database, in query order, and sends the documents only
- * of the rows that fit in MAX_PAGE_ANSWER_BYTES (and always the first: one object is bounded by the
- * body limit); the rows past the bound come without theirs: when there are such rows, the query
- * gets error 154 (`answerTooLarge`) and the server has held at most the bound.
+ * gigabytes of server memory before anything is sent. The page statement therefore measures
+ * each document's JSON text in the database and sends a document only when it is within an even
+ * share of MAX_PAGE_ANSWER_BYTES; when one is not, a second statement adds the sizes up in query
+ * order and sends the documents only of the rows that fit in the bound (and always the first: one
+ * object is bounded by the body limit); the rows past the bound come without theirs: when there
+ * are such rows, the query gets error 154 (`answerTooLarge`) and the server has held at most the
+ * bound.
  * The same bound as a batch answer (batch/answer-budget.ts), so five such requests at once cost
  * at most about five times 64 MiB of document text.
  */
 import { ApiError } from '../errors/api-error.ts';
 import { sql, type Sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
+import type { Queryable } from '../storage/database.ts';
 
 /** Largest total of document text one page may hold, bytes (64 MiB, as a batch answer). */
 export const MAX_PAGE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -45,34 +48,70 @@ export interface PageRow {
 type StatementRow<R> = Omit<R, 'data_text'> & { data_text: string | null };
 
 /**
- * The statement of one page: the query as before (filter, order, limit, skip), wrapped so that
- * the database adds up each row's JSON text size in the page's order and sends the document (and
- * ACL) only of the rows within the bound (and always of the first); the rows past it come without
- * them, so the caller knows the page was cut without having held it.
+ * The statement of one page, cut at the bound by a running sum: the query as before (filter, order,
+ * limit, skip), wrapped so that the database adds up each row's JSON text size in the page's order
+ * and sends the document (and ACL) only of the rows within the bound (and always of the first);
+ * the rows past it come without them, so the caller knows the page was cut without having held it.
+ * readPage runs it only when the cheaper statement (pageStatement) found a large document.
  */
-export function pageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
-  // The document is turned into text only for the page's rows, after LIMIT, and once: in the
-  // innermost SELECT PostgreSQL would do it for every row that matches before sorting (the peer
-  // bench's range query: 87 matching rows for a page of 20; measured 2026-11-26 as about a fifth
-  // of the statement's CPU), and the middle SELECT's OFFSET 0 keeps the planner from pulling it
-  // up into the window level, where the size and the output column would each convert it again.
+export function boundedPageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
   // One window over the rows in the order they come (the page's: a window without ORDER BY or
   // PARTITION BY neither sorts nor reorders them), and no outer filter and sort: the earlier form
   // (a running sum, count(*) OVER () over the buffered page, a filter and a sort on row_number)
   // cost about a fifth of the peer bench's range statement (docs/benchmarks.md, issue 16).
-  const acl = q.acl ? sql`, acl` : sql``;
-  const qAcl = q.acl ? sql`, q.acl` : sql``;
   const fits = sql`(sum(octet_length(p.data_text)) OVER w <= ${maxBytes} OR row_number() OVER w = 1)`;
-  const pAcl = q.acl ? sql`, CASE WHEN ${fits} THEN p.acl END AS acl` : sql``;
-  return heavy(sql`SELECT p."objectId", p."createdAt", p."updatedAt"${pAcl}, CASE WHEN ${fits} THEN p.data_text END AS data_text
-    FROM (SELECT q."objectId", q."createdAt", q."updatedAt"${qAcl}, q.data::text AS data_text
-          FROM (SELECT "objectId", "createdAt", "updatedAt"${acl}, data FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) q
-          OFFSET 0) p
+  return heavy(sql`${pageSelect(q, fits)}
     WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`);
 }
 
+/**
+ * The statement of one page, cut per row: a row's document (and ACL) comes only when its JSON text
+ * is at most an even share of the bound (the bound divided by the page's limit), so a page whose
+ * rows all came with their documents holds at most the bound, and is exactly what the running-sum
+ * statement would have sent. Only a page with a document over the share (a 3.2 MiB document on a
+ * page of 20) needs that statement. Without the window the statement costs PostgreSQL about 8%
+ * less on the peer bench's range query (docs/benchmarks.md, "Page bound per row").
+ */
+export function pageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
+  return heavy(pageSelect(q, sql`octet_length(p.data_text) <= ${rowShare(q.limit, maxBytes)}`));
+}
+
+/** Each row's share of the bound on a page of `limit` rows. */
+function rowShare(limit: number, maxBytes: number): number {
+  return Math.floor(maxBytes / Math.max(1, limit));
+}
+
+/** The page's SELECT, sending a row's document (and ACL) only where `fits` holds. */
+function pageSelect(q: PageQuery, fits: Sql): Sql {
+  // The document is turned into text only for the page's rows, after LIMIT, and once: in the
+  // innermost SELECT PostgreSQL would do it for every row that matches before sorting (the peer
+  // bench's range query: 87 matching rows for a page of 20; measured 2026-11-26 as about a fifth
+  // of the statement's CPU), and the middle SELECT's OFFSET 0 keeps the planner from pulling it
+  // up into the outer level, where the size and the output column would each convert it again.
+  const acl = q.acl ? sql`, acl` : sql``;
+  const qAcl = q.acl ? sql`, q.acl` : sql``;
+  const pAcl = q.acl ? sql`, CASE WHEN ${fits} THEN p.acl END AS acl` : sql``;
+  return sql`SELECT p."objectId", p."createdAt", p."updatedAt"${pAcl}, CASE WHEN ${fits} THEN p.data_text END AS data_text
+    FROM (SELECT q."objectId", q."createdAt", q."updatedAt"${qAcl}, q.data::text AS data_text
+          FROM (SELECT "objectId", "createdAt", "updatedAt"${acl}, data FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) q
+          OFFSET 0) p`;
+}
+
+/**
+ * Reads one page within the bound: the per-row statement, and when a row came without its
+ * document (one over its share), the running-sum statement instead, whose rows past the bound
+ * make it 154. Either way at most about the bound of document text is held at once.
+ */
+export async function readPage<R extends PageRow>(db: Queryable, q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<R[]> {
+  const rows = await db.query<StatementRow<R>>(pageStatement(q, maxBytes));
+  if (!rows.some((r) => r.data_text === null)) return rows as R[];
+  // Let go of the rows within their share before the second statement's rows arrive.
+  rows.length = 0;
+  return checkedPage(await db.query<StatementRow<R>>(boundedPageStatement(q, maxBytes)), maxBytes);
+}
+
 /** The rows of a page; 154 when rows came without their document for size. */
-export function checkedPage<R extends PageRow>(rows: StatementRow<R>[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): R[] {
+function checkedPage<R extends PageRow>(rows: StatementRow<R>[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): R[] {
   // The running size only grows, so the rows without a document are the last ones.
   const fit = rows.findIndex((r) => r.data_text === null);
   if (fit >= 0) {

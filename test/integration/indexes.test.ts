@@ -168,7 +168,8 @@ forEachEngine('indexes: larder index add/list/drop and the planner', (h) => {
       const converted = nodes.filter((n) => (n.Output ?? []).some((o) => /data\)::text/.test(o)));
       assert.deepEqual(converted.map((n) => n['Node Type']), [], 'no document is converted to text below the LIMIT');
       const outputs = JSON.stringify(top);
-      assert.match(outputs, /octet_length\(\(\(q\.data\)::text\)\)/, 'the size bound reads the converted text, not a second conversion');
+      assert.equal(outputs.match(/\(q\.data\)::text/g)?.length, 1, 'each page row is converted once');
+      assert.match(outputs, /octet_length\(p\.data_text\)/, 'the size bound reads the converted text, not a second conversion');
     }
   });
 

@@ -1,0 +1,169 @@
+/**
+ * `tsx bench/peer-ab.ts --root <baseline checkout> --template <database> [--only c,h] [--rounds 6]
+ *   [--duration 5] [--workers 1] [--connections 32] [--prof <dir>]`
+ *
+ * A/B of the peer bench's read queries (../shared/peer-bench: c = `n` in a window of 100,
+ * `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) between a
+ * baseline checkout (A) and this one (B), on two copies of one database the peer bench seeded
+ * (`--template`: a Larder database seeded by `bench.js --target targets/leancloud.js`, schema
+ * `larder`, app `benchApp`). Before measuring, it asks both servers the same queries (c, h and
+ * variations of order, keys and limits) and requires byte-identical answers. Then it alternates
+ * timed runs between A and B and prints CPU time per request of each server's processes and of
+ * its PostgreSQL backends (from /proc/<pid>/stat), which moves much less than req/s on a shared
+ * machine. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
+ * For tuning by hand; not part of `npm run bench`.
+ */
+import { mkdirSync } from 'node:fs';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
+import { topFunctions } from './profile-summary.ts';
+import { startServer, type ServerProcess } from './server-process.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+const KEYS = { LARDER_APP_ID: 'benchApp', LARDER_APP_KEY: 'benchAppKey', LARDER_MASTER_KEY: 'benchMasterKey' };
+const HEADERS = { 'x-lc-id': KEYS.LARDER_APP_ID, 'x-lc-key': KEYS.LARDER_APP_KEY };
+const N_RANGE = 10_000;
+const WIDTH = 100;
+
+function rangePath(x: number, extra: string): string {
+  const where = encodeURIComponent(JSON.stringify({ n: { $gte: x, $lt: x + WIDTH } }));
+  return `/1.1/classes/Bench?where=${where}&order=-score&limit=20${extra}`;
+}
+
+const WORK: Record<string, string> = { c: '', h: '&include=owner' };
+
+/** Queries whose answers must be byte-identical on both sides (the measured ones and neighbours). */
+function checkPaths(): string[] {
+  const out: string[] = [];
+  const where = (w: unknown) => encodeURIComponent(JSON.stringify(w));
+  for (const x of [0, 17, 1234, 4321, 9950, 9999]) {
+    out.push(rangePath(x, ''), rangePath(x, '&include=owner'));
+    out.push(`/1.1/classes/Bench?where=${where({ n: { $gte: x, $lt: x + WIDTH } })}&order=score,-n&limit=7&skip=3`);
+    out.push(`/1.1/classes/Bench?where=${where({ n: { $gte: x, $lt: x + WIDTH } })}&order=-score&limit=20&keys=score,owner&include=owner`);
+    out.push(`/1.1/classes/Bench?where=${where({ n: { $gte: x, $lt: x + WIDTH } })}&order=-score&limit=20&count=1`);
+  }
+  out.push('/1.1/classes/Bench?order=-score&limit=1000');
+  out.push('/1.1/classes/Bench?order=score&limit=1000&include=owner');
+  out.push('/1.1/classes/Bench?order=-counter,-score&limit=50');
+  return out;
+}
+
+interface Side {
+  label: string;
+  db: string;
+  server: ServerProcess;
+  pool: pg.Pool;
+  ok: Map<string, number>;
+  secs: Map<string, number>;
+  larder: Map<string, number>;
+  pg: Map<string, number>;
+}
+
+async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  try {
+    return await f(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function load(url: string, extra: string, secs: number, connections: number): Promise<{ ok: number; secs: number; non2xx: number }> {
+  const r = await autocannon({
+    url,
+    connections,
+    duration: secs,
+    requests: [{ method: 'GET', headers: HEADERS, setupRequest: (req) => ({ ...req, path: rangePath(Math.floor(Math.random() * (N_RANGE - WIDTH + 1)), extra) }) }],
+  });
+  return { ok: r['2xx'], secs: r.duration, non2xx: r.non2xx };
+}
+
+async function main(): Promise<void> {
+  const root = arg('--root', '');
+  const template = arg('--template', '');
+  if (!root || !template) throw new Error('--root <baseline checkout> and --template <database> are required');
+  const only = arg('--only', 'c,h').split(',');
+  const rounds = Number(arg('--rounds', '6'));
+  const secs = Number(arg('--duration', '5'));
+  const workers = Number(arg('--workers', '1'));
+  const connections = Number(arg('--connections', '32'));
+  const profDir = arg('--prof', '');
+  const base = arg('--url', 'postgres://postgres@127.0.0.1:5432/');
+  const sides: Side[] = [];
+  try {
+    for (const [label, r] of [['A', root], ['B', undefined]] as const) {
+      const db = `${template}_${label.toLowerCase()}`;
+      await admin(base + 'postgres', async (c) => {
+        await c.query(`DROP DATABASE IF EXISTS "${db}"`);
+        await c.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+      });
+      const url = base + db;
+      if (profDir && label === 'B') mkdirSync(profDir, { recursive: true });
+      const nodeArgs = profDir && label === 'B' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+      const server = await startServer({ kind: 'postgres', url, schema: 'larder' }, workers, { root: r, env: KEYS, nodeArgs });
+      sides.push({ label, db, server, pool: new pg.Pool({ connectionString: url, max: 1 }), ok: new Map(), secs: new Map(), larder: new Map(), pg: new Map() });
+    }
+    let differ = 0;
+    const paths = checkPaths();
+    for (const p of paths) {
+      const [a, b] = await Promise.all(sides.map(async (s) => {
+        const res = await fetch(s.server.url + p, { headers: HEADERS });
+        return `${res.status} ${res.headers.get('content-type')}\n${await res.text()}`;
+      }));
+      if (a !== b) {
+        differ++;
+        console.log(`DIFFERENT ANSWER for ${decodeURIComponent(p)}\nA: ${a.slice(0, 400)}\nB: ${b.slice(0, 400)}`);
+      }
+    }
+    console.log(`${paths.length - differ} of ${paths.length} check queries answered byte-identically`);
+    if (differ) process.exitCode = 1;
+    for (const key of only) {
+      const extra = WORK[key];
+      if (extra === undefined) throw new Error(`no workload ${key}`);
+      for (const s of sides) await load(s.server.url, extra, 2, connections);
+      for (let i = 0; i < rounds; i++) {
+        for (const s of i % 2 ? [...sides].reverse() : sides) {
+          const serverPids = [s.server.pid, ...s.server.workerPids()];
+          const pg0 = await backendPids(s.pool);
+          const before = cpuOf([...serverPids, ...pg0]);
+          const res = await load(s.server.url, extra, secs, connections);
+          // The pool may have opened connections during the run (idle ones close between rounds):
+          // a backend that is new since the start counts from 0.
+          const pgPids = [...new Set([...pg0, ...(await backendPids(s.pool))])];
+          const after = cpuOf([...serverPids, ...pgPids]);
+          for (const pid of pgPids) if (!before.has(pid)) before.set(pid, 0);
+          const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
+          add(s.ok, res.ok);
+          add(s.secs, res.secs);
+          add(s.larder, cpuUsed(before, after, serverPids));
+          add(s.pg, cpuUsed(before, after, pgPids));
+          if (res.non2xx) console.log(`${s.label} ${key}: ${res.non2xx} non-2xx answers`);
+          console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us`);
+        }
+      }
+      const per = (s: Side, m: Map<string, number>) => Math.round(((m.get(key) ?? 0) * 1e6) / Math.max(1, s.ok.get(key) ?? 0));
+      const line = sides.map((s) => `${s.label} ${Math.round((s.ok.get(key) ?? 0) / (s.secs.get(key) ?? 1))}/s larder ${per(s, s.larder)} us pg ${per(s, s.pg)} us`);
+      const [a, b] = sides;
+      console.log(`${key}: ${line.join(' | ')} | B/A larder ${(per(b, b.larder) / per(a, a.larder)).toFixed(2)} total ${((per(b, b.larder) + per(b, b.pg)) / (per(a, a.larder) + per(a, a.pg))).toFixed(2)}`);
+    }
+  } finally {
+    for (const s of sides) {
+      await s.server.stop();
+      await s.pool.end();
+    }
+    await admin(base + 'postgres', async (c) => {
+      for (const s of sides) await c.query(`DROP DATABASE IF EXISTS "${s.db}"`);
+    });
+  }
+  if (profDir) console.log(`profiles in ${profDir}\n${topFunctions(profDir, 45).join('\n')}`);
+}
+
+void main();
