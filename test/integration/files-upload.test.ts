@@ -118,6 +118,31 @@ for (const engine of engines()) {
       assert.equal((await readdir(join(dir, 'tmp'))).length, 0, 'no temporary file is left');
     });
 
+    test('a client that leaves halfway through its body: nothing is stored, the token can be used again', async () => {
+      const t = await token('cut.bin');
+      const before = await blobCount();
+      await new Promise<void>((done) => {
+        const req = httpRequest(t.body.upload_url, { method: 'PUT', headers: { 'content-length': String(MAX) } });
+        req.on('error', () => done());
+        req.write(Buffer.alloc(MAX / 2, 1), () => setTimeout(() => req.destroy(), 50));
+      });
+      // The server notices the lost connection, gives the token back and removes its file.
+      let left = -1;
+      for (let i = 0; i < 100 && left !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        left = (await readdir(join(dir, 'tmp'))).length;
+      }
+      assert.equal(left, 0, 'no temporary file is left');
+      assert.equal(await blobCount(), before);
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        status = (await put(t.body.upload_url, Buffer.alloc(MAX, 2))).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(status, 200);
+      assert.ok(Buffer.from(await (await fetch(t.body.url)).arrayBuffer()).equals(Buffer.alloc(MAX, 2)));
+    });
+
     test('POST /1.1/files/<name> stores the body directly; the record has size and _checksum', async () => {
       const data = Buffer.from('%PDF-1.4 not really');
       const res = await fetch(`${base}/1.1/files/report.pdf`, { method: 'POST', headers: { ...KEYS, 'content-type': 'application/pdf' }, body: new Uint8Array(data) });

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { finished, PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../module-api/errors.ts';
 import { contextFromHeaders } from '../../module-api/context.ts';
@@ -27,6 +27,11 @@ function bodyOf(req: FastifyRequest, reply: FastifyReply): Readable {
   const source = req.body as Readable;
   const pass = new PassThrough();
   source.pipe(pass);
+  // pipe() does not pass on a client that left halfway: without this the store would wait for
+  // the rest of the body forever, its temporary file and descriptor kept and the token held.
+  finished(source, (err) => {
+    if (err) pass.destroy(err);
+  });
   pass.on('error', () => {
     source.unpipe(pass);
     void reply.header('connection', 'close');
