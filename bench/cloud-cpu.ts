@@ -1,5 +1,5 @@
 /**
- * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only]`
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits]`
  *
  * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
  * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
@@ -7,7 +7,9 @@
  * and on the engine directly. With --root, a server of that checkout runs next to this one and
  * the runs alternate between them (A/B on a busy machine, where CPU per call moves much less
  * than throughput). Also counts the TCP connections Larder holds to its engine after each run
- * (socket reuse). For tuning by hand; not part of `npm run bench`.
+ * (socket reuse). --limits turns the per-client rate limits on (the default of a real server;
+ * set too high to refuse the load generator) on both sides. For tuning by hand; not part of
+ * `npm run bench`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from '.
 import { runHttpLoad, type HttpRequestSpec } from './http-load.ts';
 import { cpuOf, cpuUsed } from './process-cpu.ts';
 import { topFunctions } from './profile-summary.ts';
-import { BENCH_KEYS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+import { BENCH_KEYS, COUNTING_LIMITS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -66,7 +68,7 @@ async function startSide(name: string, root: string, schema: string, workers: nu
   const server = await startServer({ kind: 'postgres', url: benchDatabaseUrl(), schema }, workers, {
     root,
     nodeArgs,
-    env: { LARDER_ENGINE_DIR: join(root, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0' },
+    env: { LARDER_ENGINE_DIR: join(root, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0', ...(process.argv.includes('--limits') ? COUNTING_LIMITS : {}) },
   });
   await waitForHooks(server.url);
   return { name, server, engineUrl, enginePort };

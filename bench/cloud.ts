@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { runHttpLoad, type HttpRequestSpec, type HttpRunResult } from './http-load.ts';
-import { BENCH_KEYS, freePort, REPO_ROOT, startServer, type ServerProcess, type ServerStorage } from './server-process.ts';
+import { BENCH_KEYS, COUNTING_LIMITS, freePort, REPO_ROOT, startServer, type ServerProcess, type ServerStorage } from './server-process.ts';
 import { fmtInt, type ResultRow } from './verdict.ts';
 
 /** What the cloud benchmark needs. */
@@ -18,6 +18,8 @@ export interface CloudBenchOptions {
   durationSec: number;
   warmupSec: number;
   connections: number;
+  /** Per-client rate limits counting each call (bench/server-process.ts COUNTING_LIMITS); off when false. */
+  rateLimits: boolean;
   log: (line: string) => void;
   track: (s: ServerProcess) => void;
 }
@@ -66,10 +68,11 @@ export async function cloudBench(o: CloudBenchOptions): Promise<ResultRow[]> {
   const engineUrl = `http://127.0.0.1:${enginePort}`;
   const server = await startServer(o.storage, o.workers, {
     onSpawn: o.track,
-    env: { LARDER_ENGINE_DIR: join(REPO_ROOT, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0' },
+    env: { LARDER_ENGINE_DIR: join(REPO_ROOT, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0', ...(o.rateLimits ? COUNTING_LIMITS : {}) },
   });
   try {
     await waitForHooks(server.url, 300_000);
+    if (o.rateLimits) o.log('bench: cloud code: per-client rate limits on (counting, never refusing)');
     let n = 0;
     const create = (className: string): HttpRequestSpec => ({ method: 'POST', path: () => `/1.1/classes/${className}`, body: () => `{"n":${n++}}` });
     o.log('bench: cloud code: create without hooks');

@@ -18,6 +18,8 @@ export interface BenchOptions {
   skipPglite: boolean;
   /** Measure only these workload keys (for A/B runs while tuning); undefined: all of them. */
   only?: readonly string[];
+  /** Cloud code workloads with the per-client rate limits counting (never refusing). */
+  rateLimits: boolean;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -32,6 +34,8 @@ const USAGE = `Usage: npm run bench -- [options]
                       create, batch, incr-hot, incr-random, login, me, acl-public, acl-private,
                       acl-shared, cloud);
                       for quick A/B comparisons, not for the docs table
+  --rate-limits       cloud code workloads with per-client rate limits on (the default of a real
+                      server; set too high to refuse the load generator), to measure their cost
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/larder_bench)
 `;
 
@@ -61,10 +65,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${JSON.stringify(arg)}\n${USAGE}`);
     const eq = arg.indexOf('=');
     if (eq > 0) values.set(arg.slice(0, eq), arg.slice(eq + 1));
-    else if (arg === '--write-docs' || arg === '--no-pglite') values.set(arg, 'true');
+    else if (arg === '--write-docs' || arg === '--no-pglite' || arg === '--rate-limits') values.set(arg, 'true');
     else values.set(arg, argv[++i]);
   }
-  const known = ['--duration', '--warmup', '--workers', '--connections', '--seed', '--write-docs', '--no-pglite', '--only'];
+  const known = ['--duration', '--warmup', '--workers', '--connections', '--seed', '--write-docs', '--no-pglite', '--only', '--rate-limits'];
   for (const k of values.keys()) if (!known.includes(k)) throw new Error(`unknown option ${k}\n${USAGE}`);
   const durationSec = values.has('--duration') ? positive('--duration', values.get('--duration'), false) : 10;
   return {
@@ -76,5 +80,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     writeDocs: values.has('--write-docs'),
     skipPglite: values.has('--no-pglite'),
     only: values.has('--only') ? onlyKeys(values.get('--only')) : undefined,
+    rateLimits: values.has('--rate-limits'),
   };
 }

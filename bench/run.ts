@@ -128,7 +128,7 @@ async function runBench(opts: BenchOptions, cleanup: Cleanup): Promise<Report> {
   const rows = [...measured.map(judge), ...memoryRows(sampler, opts.workers)];
   if (wanted('cloud')) {
     log('bench: cloud code (a server supervising test/fixtures/engine-app)');
-    rows.push(...(await cloudBench({ storage, workers: opts.workers, durationSec: opts.durationSec, warmupSec: opts.warmupSec, connections: opts.connections, log, track: (s) => cleanup.server(s) })));
+    rows.push(...(await cloudBench({ storage, workers: opts.workers, rateLimits: opts.rateLimits, durationSec: opts.durationSec, warmupSec: opts.warmupSec, connections: opts.connections, log, track: (s) => cleanup.server(s) })));
   }
   if (!opts.skipPglite) {
     log('bench: get by id on PGlite');

@@ -29,6 +29,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Per-client rate limits on, and set so high that the load generator is never refused: what a
+ * server on the default settings spends counting each call, without the 429s (`--rate-limits`).
+ */
+export const COUNTING_LIMITS: Readonly<Record<string, string>> = Object.freeze({ LARDER_RATE_LIMIT_PER_IP: '100000000', LARDER_RATE_LIMIT_PER_SESSION: '100000000' });
+
 /** The environment for the server and the CLI: fixed keys, quiet logs, the storage to use. */
 export function serverEnv(storage: ServerStorage, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
