@@ -6,6 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable, Transform } from 'node:stream';
+import type { AnswerHead } from './answer-parser.ts';
 import { EnginePool, type EngineConnection } from './engine-connection.ts';
 
 /** Why a call to the engine failed before it gave a usable answer. */
@@ -13,7 +14,11 @@ export type EngineFailure = 'unreachable' | 'timeout' | 'too-large';
 
 /** A failed call; `kind` decides the client's error (engine-errors.ts). */
 export class EngineCallError extends Error {
-  constructor(readonly kind: EngineFailure, message: string) {
+  /**
+   * `afterHead`: the answer's status and headers were in and its body was being read whole
+   * (`open` with `whole`); callers report such a failure as one of reading the answer.
+   */
+  constructor(readonly kind: EngineFailure, message: string, readonly afterHead = false) {
     super(message);
   }
 }
@@ -38,6 +43,33 @@ export interface StreamedAnswer {
   done(): void;
   /** True when the deadline cut the call. */
   timedOut(): boolean;
+}
+
+/**
+ * An answer the client read whole itself because the caller asked for it once its head was in
+ * (`open` with `whole`): no stream is made for it.
+ */
+export interface WholeAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly whole: Buffer;
+}
+
+/**
+ * Decides, from an answer's status and headers, whether the client reads its body whole before
+ * resolving. Asked only for answers framed by a Content-Length of at most WHOLE_MAX bytes.
+ */
+export type WantsWhole = (head: AnswerHead) => boolean;
+
+/** Largest body `open` reads whole for a caller that asks (WantsWhole). */
+const WHOLE_MAX = 64 * 1024;
+
+/** An answer framed by a Content-Length of at most WHOLE_MAX (no transfer coding), and its length. */
+function declaredSmall(head: AnswerHead): number | undefined {
+  const cl = head.headers['content-length'];
+  if (cl === undefined || head.headers['transfer-encoding'] !== undefined || head.status === 204 || head.status === 304 || !/^\d{1,6}$/.test(cl)) return undefined;
+  const n = Number(cl);
+  return n <= WHOLE_MAX ? n : undefined;
 }
 
 /** An answer read whole. */
@@ -121,14 +153,20 @@ export class EngineClient {
     return this.#base.origin;
   }
 
-  /** Sends a request; resolves once the answer's status and headers are in. */
-  open(req: EngineRequest): Promise<StreamedAnswer> {
+  /**
+   * Sends a request; resolves once the answer's status and headers are in, or, when `whole`
+   * says so for a small answer of declared length, once all of it is in (a WholeAnswer: the
+   * common cloud function answer is passed back without a stream, function-fast-path.ts).
+   */
+  open(req: EngineRequest): Promise<StreamedAnswer>;
+  open(req: EngineRequest, whole: WantsWhole): Promise<StreamedAnswer | WholeAnswer>;
+  open(req: EngineRequest, whole?: WantsWhole): Promise<StreamedAnswer | WholeAnswer> {
     return new Promise((resolve, reject) => {
       const body = req.body;
-      const whole = body === undefined || Buffer.isBuffer(body);
+      const isWhole = body === undefined || Buffer.isBuffer(body);
       const declared = req.headers['content-length'];
       let framing: string;
-      if (whole) framing = body ? `content-length: ${body.length}\r\n` : req.method === 'POST' ? 'content-length: 0\r\n' : '';
+      if (isWhole) framing = body ? `content-length: ${body.length}\r\n` : req.method === 'POST' ? 'content-length: 0\r\n' : '';
       else framing = declared !== undefined && /^\d+$/.test(declared) ? `content-length: ${declared}\r\n` : 'transfer-encoding: chunked\r\n';
       const chunked = framing.startsWith('transfer-encoding');
       let head: Buffer;
@@ -142,10 +180,12 @@ export class EngineClient {
       }
       const conn = this.#pool.take();
       let answer: Readable | undefined;
+      // The answer being read whole (whole), its pieces and its size so far.
+      let collected: { head: AnswerHead; chunks: Buffer[]; size: number } | undefined;
       let finished = false;
       let timedOut = false;
       // A streamed body that is not sent in full leaves the connection unusable for the next call.
-      let sent = whole;
+      let sent = isWhole;
       let detach: (() => void) | undefined;
       const fail = (err: EngineCallError) => {
         clearTimeout(timer);
@@ -154,14 +194,18 @@ export class EngineClient {
         finished = true;
         conn.destroy();
         if (answer) answer.destroy(err);
-        else reject(err);
+        else reject(collected ? new EngineCallError(err.kind, err.message, true) : err);
       };
       const timer = setTimeout(() => {
         timedOut = true;
         fail(new EngineCallError('timeout', `no answer within ${req.timeoutMs} ms`));
       }, req.timeoutMs);
-      conn.send(chunked ? undefined : whole && body ? Buffer.concat([head, body]) : head, {
+      conn.send(chunked ? undefined : isWhole && body ? Buffer.concat([head, body]) : head, {
         head: (h) => {
+          if (whole && declaredSmall(h) !== undefined && whole(h)) {
+            collected = { head: h, chunks: [], size: 0 };
+            return;
+          }
           answer = new Readable({
             read: () => conn.resume(),
             destroy: (err, cb) => {
@@ -178,19 +222,26 @@ export class EngineClient {
           resolve({ status: h.status, headers: h.headers, body: answer, done: () => clearTimeout(timer), timedOut: () => timedOut });
         },
         data: (chunk) => {
-          if (answer && !answer.push(chunk)) conn.pause();
+          if (collected) {
+            // The parser hands on no more than the declared length, which declaredSmall bounded.
+            collected.chunks.push(chunk);
+            collected.size += chunk.length;
+          } else if (answer && !answer.push(chunk)) conn.pause();
         },
         end: (reusable) => {
           // The deadline covers the body too; it ends with the answer.
           clearTimeout(timer);
           if (finished) return;
           finished = true;
-          answer?.push(null);
+          if (collected) {
+            const { head: h, chunks, size } = collected;
+            resolve({ status: h.status, headers: h.headers, whole: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
+          } else answer?.push(null);
           this.#pool.give(conn, reusable && sent);
         },
         error: (message) => fail(new EngineCallError('unreachable', message)),
       });
-      if (!whole && !finished) {
+      if (!isWhole && !finished) {
         detach = streamBody(body, conn, heads, (err) => fail(err instanceof EngineCallError ? err : new EngineCallError('unreachable', err.message)), () => (sent = true));
       }
     });

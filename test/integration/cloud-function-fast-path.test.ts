@@ -43,6 +43,12 @@ function shapesEngine(asked: Asked[]): http.Server {
       }
       if (name === 'cookie') return res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': COOKIES, 'x-engine-only': '1' }).end(small);
       if (name === 'untyped') return res.writeHead(200, { 'content-length': Buffer.byteLength(small) }).end(small);
+      if (name === 'cut') {
+        // A declared length, part of the body, then the connection goes away.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"result":');
+        return void setTimeout(() => res.socket?.destroy(), 50);
+      }
       if (name === 'slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(small), 3000);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(small) }).end(small);
     });
@@ -81,7 +87,8 @@ for (const engine of engines()) {
       fake = shapesEngine(asked);
       await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
       const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 1000 }), createLogger('silent'));
+      // The same engine for staging: the errors that name the engine's setting name the staging one.
+      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 1000, stagingUrl: engineUrl }), createLogger('silent'));
       h = await startHarness(engine, { cloud });
       base = await h.listen();
     });
@@ -105,6 +112,8 @@ for (const engine of engines()) {
       ['a session and X-LC-Prod passed on', '/1.1/functions/hello', { ...key, 'x-lc-session': 'abc', 'x-lc-prod': '0', 'x-forwarded-for': '10.0.0.9' }, '{"p":1}'],
       ['a wrong key: 401, the engine not asked', '/1.1/functions/hello', { ...key, 'x-lc-key': 'wrong' }, '{}'],
       ['the engine slower than the deadline: 124', '/1.1/functions/slow', key, '{}'],
+      ['the engine gone in the middle of a small answer', '/1.1/functions/cut', key, '{}'],
+      ['the staging engine gone in the middle of a small answer', '/1.1/functions/cut', { ...key, 'x-lc-prod': '0' }, '{}'],
       ['an origin header', '/1.1/functions/hello', { ...key, origin: 'https://app.example.com' }, '{}'],
     ];
     for (const [what, path, headers, body] of cases) {

@@ -14,8 +14,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app-context.ts';
-import { engineFailure } from '../../cloud/cloud-code.ts';
-import { readWhole, type StreamedAnswer } from '../../cloud/engine-client.ts';
+import type { AnswerHead } from '../../cloud/answer-parser.ts';
+import type { StreamedAnswer } from '../../cloud/engine-client.ts';
 import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
@@ -58,6 +58,15 @@ export interface FastPathSettings {
 /** Statuses Fastify sends with their body as it is (no 1xx, no bodiless 204/205/304). */
 function plainStatus(status: number): boolean {
   return status >= 200 && status <= 599 && status !== 204 && status !== 205 && status !== 304;
+}
+
+/**
+ * The answers this path writes itself, read whole by the engine client (no stream): a plain
+ * status and a declared length under the compression threshold. Every other answer goes to the
+ * route as a stream.
+ */
+function answeredHere(head: AnswerHead): boolean {
+  return Number(head.headers['content-length']) < COMPRESS_THRESHOLD && plainStatus(head.status);
 }
 
 /**
@@ -109,25 +118,19 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
         return handOff({ error });
       }
       if (wait > 0) return handOff({ error: new ApiError('tooManyRequests'), retryAfter: wait });
-      callEngine(app, caller, enginePath(url), headers, body).then(
+      callEngine(app, caller, enginePath(url), headers, body, undefined, answeredHere).then(
         (answer) => {
-          const length = answer.headers['content-length'];
-          const n = length === undefined ? NaN : Number(length);
-          if (!(n < COMPRESS_THRESHOLD) || !plainStatus(answer.status)) return handOff({ answer });
-          readWhole(answer, n).then(
-            (whole) => {
-              const out = passedBack(answer.headers);
-              out['access-control-allow-origin'] = '*';
-              out['content-type'] ??= 'application/octet-stream';
-              out['content-length'] = String(whole.length);
-              res.writeHead(answer.status, out);
-              res.end(whole);
-              const status = String(answer.status);
-              httpRequests.inc({ family, method: 'POST', status });
-              httpDuration.observe({ family, method: 'POST' }, (performance.now() - started) / 1000);
-            },
-            (err: unknown) => handOff({ error: engineFailure(err, 'function') }),
-          );
+          if (!('whole' in answer)) return handOff({ answer });
+          const whole = answer.whole;
+          const out = passedBack(answer.headers);
+          out['access-control-allow-origin'] = '*';
+          out['content-type'] ??= 'application/octet-stream';
+          out['content-length'] = String(whole.length);
+          res.writeHead(answer.status, out);
+          res.end(whole);
+          const status = String(answer.status);
+          httpRequests.inc({ family, method: 'POST', status });
+          httpDuration.observe({ family, method: 'POST' }, (performance.now() - started) / 1000);
         },
         (error: unknown) => handOff({ error }),
       );

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../app-context.ts';
 import { engineFailure } from '../../cloud/cloud-code.ts';
-import type { StreamedAnswer } from '../../cloud/engine-client.ts';
+import { EngineCallError, type StreamedAnswer, type WantsWhole, type WholeAnswer } from '../../cloud/engine-client.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { CallerInfo } from '../credentials.ts';
 import { authenticateCaller } from '../dispatch.ts';
@@ -91,16 +91,23 @@ export function admitCall(app: AppContext, limiter: RateLimiter, caller: CallerI
 
 /**
  * Sends a call admitted by admitCall; resolves with the engine's answer (status and headers in,
- * body still arriving) or fails with the API error the client gets.
+ * body still arriving; or, when `whole` asks for it, read whole) or fails with the API error the
+ * client gets.
  */
-export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined): Promise<StreamedAnswer> {
+export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined): Promise<StreamedAnswer>;
+export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer, onFailure: undefined, whole: WantsWhole): Promise<StreamedAnswer | WholeAnswer>;
+export async function callEngine(app: AppContext, caller: CallerInfo, path: string, headers: Record<string, string>, body: Buffer | Readable | undefined, onFailure?: () => ApiError | undefined, whole?: WantsWhole): Promise<StreamedAnswer | WholeAnswer> {
   const cloud = app.cloud;
   if (!cloud) throw new ApiError('engineNotConfigured');
   try {
-    return await cloud.engine(caller.production).open({ method: 'POST', path, headers, body, timeoutMs: cloud.options.functionTimeoutMs });
+    const request = { method: 'POST', path, headers, body, timeoutMs: cloud.options.functionTimeoutMs } as const;
+    const client = cloud.engine(caller.production);
+    return await (whole ? client.open(request, whole) : client.open(request));
   } catch (err) {
     const own = onFailure?.();
     if (own) throw own;
+    // The engine answered, and reading its answer failed: as readWhole's failure on the route.
+    if (err instanceof EngineCallError && err.afterHead) throw engineFailure(err, 'function');
     const e = engineFailure(err, 'function');
     if (e.errorName === 'engineUnreachable') {
       throw new ApiError('engineUnreachable', `The cloud code engine (${caller.production || !cloud.options.stagingUrl ? 'LARDER_ENGINE_URL' : 'LARDER_ENGINE_STAGING_URL'}) did not answer.`);
