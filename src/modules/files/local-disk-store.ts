@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HashingLimiter } from './hashing-limiter.ts';
+import { HashingFileSink } from './hashing-file-sink.ts';
 import type { BlobStore, ByteRange, StoredBlob } from './blob-store.ts';
 
 /** Locations on disk are server-made random ids; anything else is refused before touching a path. */
@@ -76,11 +77,13 @@ export class LocalDiskStore implements BlobStore {
   async write(location: string, body: Readable, opts: { maxBytes: number }): Promise<StoredBlob> {
     const target = this.pathOf(location);
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
-    const limiter = new HashingLimiter(opts.maxBytes);
+    // Opened before the body is read (so a refused body never races the file's creation), and
+    // kept open until the end: written, renamed and fsynced through this one descriptor.
+    const fh = await open(temp, 'wx');
+    const sink = new HashingFileSink(fh.fd, opts.maxBytes);
     let renamed = false;
-    const out = createWriteStream(temp, { flags: 'wx' });
     try {
-      await pipeline(body, limiter, out);
+      await pipeline(body, sink);
       await this.ensureShard(location);
       await rename(temp, target).catch(async (err: NodeJS.ErrnoException) => {
         // The shard directory was removed behind this process's back: make it again.
@@ -93,17 +96,16 @@ export class LocalDiskStore implements BlobStore {
       // The bytes and the name reach the disk before this returns, so before the caller commits
       // the record: an upload answered 200 survives a power loss. Issued together, the two
       // fsyncs cost about one journal commit (ext4), no more than the file's fsync alone.
-      await Promise.all([syncPath(target), syncPath(join(this.dir, location.slice(0, 2)))]);
+      await Promise.all([fh.sync(), syncPath(join(this.dir, location.slice(0, 2)))]);
     } catch (err) {
-      // A body refused at once (over the limit in its first chunk) fails the pipeline while the
-      // write stream's open may still be in libuv's thread pool; an unlink sent now can run on
-      // another pool thread before that open creates the file, leaving an empty temporary file
-      // behind (seen in files-upload.test.ts on a loaded CI machine). So the stream is closed first.
-      if (!out.closed) await once(out, 'close').catch(() => {});
+      // No write of the sink may still run when the descriptor is closed (hashing-file-sink.ts).
+      if (!sink.closed) await once(sink, 'close').catch(() => {});
+      await fh.close().catch(() => {});
       await rm(renamed ? target : temp, { force: true });
       throw err;
     }
-    return { size: limiter.size, md5: limiter.digest() };
+    await fh.close();
+    return { size: sink.size, md5: sink.digest() };
   }
 
   /** Creates the two-character directory of a location once per process (one file system call less per upload). */

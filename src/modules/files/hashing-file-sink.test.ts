@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { after, before, test } from 'node:test';
+import { ApiError } from '../../module-api/errors.ts';
+import { HashingFileSink, SINK_BUFFER_BYTES } from './hashing-file-sink.ts';
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'larder-sink-'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+function chunks(n: number, size: number): Buffer[] {
+  return Array.from({ length: n }, (_, i) => Buffer.alloc(size, i % 251));
+}
+
+test('the file holds exactly the bytes, in order, and size and md5 are theirs (chunks gathered into writev)', async () => {
+  // More than the buffer's worth arrives at once: the sink writes several chunks per call.
+  const parts = chunks(40, 64 * 1024 + 7);
+  const path = join(dir, 'a');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30);
+  await pipeline(Readable.from(parts), sink);
+  await fh.close();
+  const all = Buffer.concat(parts);
+  assert.ok(all.length > 4 * SINK_BUFFER_BYTES);
+  assert.equal(sink.size, all.length);
+  assert.equal(sink.digest(), md5(all));
+  assert.ok((await readFile(path)).equals(all));
+});
+
+test('over the limit: fileTooLarge, and the chunk that crossed it is not written', async () => {
+  const path = join(dir, 'b');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 100);
+  await assert.rejects(pipeline(Readable.from([Buffer.alloc(60, 1), Buffer.alloc(60, 2)]), sink), (err: unknown) => err instanceof ApiError && err.errorName === 'fileTooLarge');
+  await fh.close();
+  assert.ok((await readFile(path)).length <= 60);
+});
+
+test('destroyed while a write runs: "close" comes only after that write returned (the caller closes the descriptor then)', async () => {
+  const path = join(dir, 'c');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30);
+  const big = Buffer.alloc(32 * 1024 * 1024, 7);
+  sink.write(big);
+  sink.destroy(new Error('client left'));
+  await once(sink, 'close').catch(() => {});
+  // Were "close" early, the 32 MiB write would still be running and the file shorter.
+  assert.equal((await fh.stat()).size, big.length);
+  await fh.close();
+});

@@ -1,0 +1,96 @@
+import { createHash, type Hash } from 'node:crypto';
+import { write, writev } from 'node:fs';
+import { Writable } from 'node:stream';
+import { filesError } from './files-errors.ts';
+
+/**
+ * How much of a body may wait in memory for the disk, per upload. While one write is in the
+ * thread pool the chunks that arrive meanwhile are kept and written together by one writev, so
+ * a 1 MiB body takes a few file system calls instead of one per 64 KiB socket read; past this
+ * the body's socket is paused (flat memory whatever the file size).
+ */
+export const SINK_BUFFER_BYTES = 256 * 1024;
+
+/**
+ * The end of a local upload: counts and md5-hashes the bytes and writes them to an open file
+ * descriptor, in one stream (no pass-through between hashing and writing), failing with
+ * `fileTooLarge` the moment more than `maxBytes` arrived, before that chunk is written. The
+ * caller opens, syncs and closes the descriptor. The hash is of exactly the bytes handed to the
+ * file, in order: the writes of one sink never overlap (a Writable calls the next write only
+ * after the previous one finished), and a short write is continued at the file position
+ * where it stopped.
+ */
+export class HashingFileSink extends Writable {
+  private readonly hash: Hash = createHash('md5');
+  private count = 0;
+  private position = 0;
+  /** A write is in the thread pool. */
+  private writing = false;
+  /** The destroy that waits for that write (see _destroy). */
+  private afterWrite?: () => void;
+
+  constructor(private readonly fd: number, private readonly maxBytes: number) {
+    super({ highWaterMark: SINK_BUFFER_BYTES });
+  }
+
+  /** Counts and hashes a chunk; false (and the stream fails) when the limit is passed. */
+  private take(chunk: Buffer): boolean {
+    this.count += chunk.length;
+    if (this.count > this.maxBytes) return false;
+    this.hash.update(chunk);
+    return true;
+  }
+
+  private tooLarge(): Error {
+    return filesError('fileTooLarge', `The file is larger than ${this.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    if (!this.take(chunk)) return done(this.tooLarge());
+    this.writeAll([chunk], done);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], done: (err?: Error | null) => void): void {
+    const buffers = chunks.map((c) => c.chunk);
+    for (const b of buffers) if (!this.take(b)) return done(this.tooLarge());
+    this.writeAll(buffers, done);
+  }
+
+  /**
+   * A destroyed sink (the body failed, the client left) reports closed only once its write in
+   * the thread pool returned: the caller closes the descriptor after that, and a descriptor
+   * closed under a running write could be reused by another open and written into.
+   */
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (this.writing) this.afterWrite = () => cb(err);
+    else cb(err);
+  }
+
+  /** Writes `buffers` at the sink's position, continuing after a short write. */
+  private writeAll(buffers: Buffer[], done: (err?: Error | null) => void): void {
+    this.writing = true;
+    const onWritten = (err: Error | null, n: number) => {
+      this.writing = false;
+      if (this.afterWrite) return this.afterWrite();
+      if (err) return done(err);
+      this.position += n;
+      let rest = n;
+      while (buffers.length && rest >= buffers[0].length) rest -= buffers.shift()!.length;
+      if (!buffers.length) return done();
+      if (rest > 0) buffers[0] = buffers[0].subarray(rest);
+      this.writeAll(buffers, done);
+    };
+    if (buffers.length === 1) write(this.fd, buffers[0], 0, buffers[0].length, this.position, onWritten);
+    else writev(this.fd, buffers, this.position, onWritten);
+  }
+
+  /** Bytes taken so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The md5 (hex) of everything taken; call once, after the stream finished. */
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
