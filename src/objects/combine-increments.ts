@@ -9,6 +9,8 @@
  * after extension (they need each write's own row), and a field whose type the class knows.
  * Whenever the group's UPDATE changes no row or PostgreSQL refuses a value (type, range), nothing
  * was written and each caller runs alone, so it gets exactly the answer it would have got alone.
+ * A lone Increment (the only one of its row in flight) goes on to a second queue, per class, field
+ * and row tests, where Increments of different rows that wait go as one UPDATE (runRows).
  */
 import type { AppContext } from '../app-context.ts';
 import { appSlot } from '../app-scope.ts';
@@ -42,6 +44,19 @@ export interface IncrementTarget {
 /** The app's queue in this process (per app: its scope owns it, docs/architecture.md "Per-app state"). */
 const QUEUE = appSlot<SameRowQueue<Part, Updated>>('objects.incrementQueue');
 
+/** One row's lone Increment, waiting to go with lone Increments of other rows. */
+interface RowPart extends Part {
+  readonly objectId: string;
+}
+
+/**
+ * Lone Increments (one per row at a time: the queue above) of one class and field with the same
+ * row tests: up to ROWS_IN_FLIGHT run at once, each alone as before; those that arrive while that
+ * many are in flight go together as one UPDATE of several rows (as creates do, combine-creates.ts).
+ */
+const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRowsQueue');
+export const ROWS_IN_FLIGHT = 8;
+
 /** The field and amount when the body is exactly one top-level Increment and nothing else. */
 export function soleIncrement(parsed: ParsedWrite): { field: string; amount: number } | undefined {
   if (parsed.acl || parsed.ops.length !== 1) return undefined;
@@ -60,7 +75,24 @@ export function incrementTogether(app: Pick<AppContext, 'db' | 'scope'>, target:
   const { writable, matches } = target.rowTests;
   // Only callers whose statements would be the same but for the amount share a group.
   const key = JSON.stringify([target.className, target.objectId, target.field, writable.parts, writable.values, matches.parts, matches.values]);
-  return queue.submit(key, { amount, alone }, (parts) => runGroup(db, target, parts));
+  return queue.submit(key, { amount, alone }, (parts) => runGroup(app, target, parts));
+}
+
+/** The rows queue's key: lone Increments with the same one share a statement. */
+function rowsKey(target: Omit<IncrementTarget, 'objectId'>): string {
+  const { writable, matches } = target.rowTests;
+  return JSON.stringify([target.className, target.field, writable.parts, writable.values, matches.parts, matches.values]);
+}
+
+/** Lone Increments waiting to go with those of other rows (for tests). */
+export function rowIncrementsWaiting(app: Pick<AppContext, 'scope'>, target: Omit<IncrementTarget, 'objectId'>): number {
+  return app.scope.get(ROWS_QUEUE)?.waiting(rowsKey(target)) ?? 0;
+}
+
+/** A row's lone Increment: alone, or with lone Increments of other rows when enough are in flight. */
+function incrementRows(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, part: Part): Promise<Updated> {
+  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(MAX_GROUP, ROWS_IN_FLIGHT));
+  return queue.submit(rowsKey(target), { ...part, objectId: target.objectId }, (rows) => runRows(app.db, target, rows));
 }
 
 /** Errors of a statement PostgreSQL refused before writing (the value's type or range). */
@@ -68,8 +100,9 @@ function refusedValue(err: unknown): boolean {
   return err instanceof ApiError && err.errorName === 'incorrectType';
 }
 
-async function runGroup(db: Database, target: IncrementTarget, parts: readonly Part[]): Promise<readonly Settled<Updated>[]> {
-  if (parts.length === 1) return [await settle(parts[0].alone)];
+async function runGroup(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, parts: readonly Part[]): Promise<readonly Settled<Updated>[]> {
+  if (parts.length === 1) return [await settle(() => incrementRows(app, target, parts[0]))];
+  const { db } = app;
   let row: { updatedAt: unknown; each: unknown } | undefined;
   try {
     [row] = await db.query<{ updatedAt: unknown; each: unknown }>(groupStatement(target, parts.map((p) => p.amount)));
@@ -104,4 +137,57 @@ function groupStatement(target: IncrementTarget, amounts: readonly number[]) {
   return prepared(sql`UPDATE ${t} SET data = data || jsonb_build_object(${f}, ${newValue}), "updatedAt" = ${now}::timestamptz
     WHERE ${t}."objectId" = ${target.objectId} AND ${writable} AND ${matches}
     RETURNING "updatedAt", ${each} AS each`);
+}
+
+/**
+ * Lone Increments of several rows (one class, field and row tests) as one UPDATE. Rows the UPDATE
+ * does not return (missing, not writable, or locked by another statement: it skips those rather
+ * than wait, so it can never deadlock) run alone, as does every member when PostgreSQL refuses a
+ * value (type, range): then nothing was written. Each answer is its row's own new value and the
+ * statement's `updatedAt`, as the update alone answers.
+ */
+async function runRows(db: Database, target: IncrementTarget, rows: readonly RowPart[]): Promise<readonly Settled<Updated>[]> {
+  // Each row has at most one Increment in flight (the row queue), so ids are distinct; a repeat
+  // would be applied once by the join, so any repeat runs alone.
+  const ids = new Set<string>();
+  const together = new Set<RowPart>();
+  for (const r of rows) {
+    if (ids.has(r.objectId)) continue;
+    ids.add(r.objectId);
+    together.add(r);
+  }
+  if (together.size < 2) return Promise.all(rows.map((r) => settle(r.alone)));
+  let got: Map<string, { updatedAt: unknown; value: unknown }>;
+  try {
+    const res = await db.query<{ objectId: string; updatedAt: unknown; value: unknown }>(rowsStatement(target, [...together]));
+    got = new Map(res.map((r) => [r.objectId, r]));
+  } catch (err) {
+    if (!refusedValue(err)) throw err;
+    return Promise.all(rows.map((r) => settle(r.alone)));
+  }
+  return Promise.all(rows.map((r) => {
+    const row = together.has(r) ? got.get(r.objectId) : undefined;
+    if (!row) return settle(r.alone);
+    return { ok: true as const, value: { updatedAt: toIso(row.updatedAt), changed: { [target.field]: row.value } } };
+  }));
+}
+
+/**
+ * The UPDATE of several rows' Increments: each row's amount from the arrays, the rows locked
+ * first with SKIP LOCKED (a row another statement holds is left out, and its caller runs alone).
+ * Its text depends only on the class, the field and the row tests' shape: prepared.
+ */
+function rowsStatement(target: IncrementTarget, rows: readonly RowPart[]) {
+  const t = ident(target.className);
+  const f = jsonKey(target.field);
+  const now = new Date().toISOString();
+  const ids = rows.map((r) => r.objectId);
+  const { writable, matches } = target.rowTests;
+  // The locks are taken once, in the CTE (a sub-select joined to the UPDATE would be rescanned
+  // per row); the UPDATE then writes only rows this statement holds, so it never waits.
+  return prepared(sql`WITH l AS (SELECT "objectId" FROM ${t} WHERE "objectId" = ANY(${ids}::text[]) FOR UPDATE SKIP LOCKED)
+    UPDATE ${t} SET data = data || jsonb_build_object(${f}, to_jsonb(larder_finite(larder_num(data->${f}) + u.a))), "updatedAt" = ${now}::timestamptz
+    FROM unnest(${ids}::text[], ${rows.map((r) => r.amount)}::numeric[]) AS u(id, a) JOIN l ON l."objectId" = u.id
+    WHERE ${t}."objectId" = u.id AND ${writable} AND ${matches}
+    RETURNING ${t}."objectId", ${t}."updatedAt", ${t}.data->${f} AS value`);
 }

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { forEachEngine } from './harness/engines.ts';
+import { incrementTogether, rowIncrementsWaiting, ROWS_IN_FLIGHT } from '../../src/objects/combine-increments.ts';
+import type { Updated } from '../../src/objects/update-object.ts';
+import { ident, sql } from '../../src/sql/fragment.ts';
+
+// Lone Increments of different rows that arrive while ROWS_IN_FLIGHT are in flight go as one
+// UPDATE (src/objects/combine-increments.ts, runRows); each answers as it would alone.
+forEachEngine('increments of several rows', (h) => {
+  const CLASS = 'IncRows';
+  const master = { writable: sql`TRUE`, matches: sql`TRUE` };
+  const create = async (body: Record<string, unknown>) => {
+    const res = await h().client.post(`/1.1/classes/${CLASS}`, body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.objectId as string;
+  };
+  const value = async (id: string, key: string) => (await h().client.get(`/1.1/classes/${CLASS}/${id}`, undefined, { master: true })).body[key];
+  const notAlone = async (): Promise<Updated> => {
+    throw new Error('ran alone although a group was possible');
+  };
+
+  /** Holds ROWS_IN_FLIGHT lone Increments of `field` (of ids that do not exist) in flight. */
+  function holdInFlight(field: string) {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const blockers = Array.from({ length: ROWS_IN_FLIGHT }, (_, i) =>
+      incrementTogether(h().app, { className: CLASS, objectId: `held${field}${i}`, field, rowTests: master }, 0, async () => {
+        await held;
+        return { updatedAt: 'held', changed: {} };
+      }));
+    return { release: () => (release(), Promise.all(blockers)) };
+  }
+  async function untilWaiting(field: string, n: number): Promise<void> {
+    const key = { className: CLASS, field, rowTests: master };
+    for (let i = 0; i < 2000 && rowIncrementsWaiting(h().app, key) < n; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(rowIncrementsWaiting(h().app, key), n, 'the Increments wait for the next group');
+  }
+  const submit = (objectId: string, field: string, amount: number, alone: () => Promise<Updated> = notAlone) =>
+    incrementTogether(h().app, { className: CLASS, objectId, field, rowTests: master }, amount, alone);
+
+  test('waiting Increments of different rows go as one UPDATE; each answers its own row\'s value', async () => {
+    const ids = [await create({ n: 10 }), await create({ n: 20 }), await create({ n: 0.1 })];
+    const { release } = holdInFlight('n');
+    const group = ids.map((id, i) => submit(id, 'n', [1, 2, 0.2][i]));
+    await untilWaiting('n', 3);
+    await release();
+    const got = await Promise.all(group);
+    assert.deepEqual(got.map((u) => u.changed), [{ n: 11 }, { n: 22 }, { n: 0.3 }]);
+    assert.equal(new Set(got.map((u) => u.updatedAt)).size, 1, 'one UPDATE, one updatedAt');
+    assert.deepEqual([await value(ids[0], 'n'), await value(ids[1], 'n'), await value(ids[2], 'n')], [11, 22, 0.3]);
+    const rows = await h().db.query<{ x: string; updatedAt: string }>(sql`SELECT xmin::text AS x FROM ${ident(CLASS)} WHERE "objectId" = ANY(${ids}::text[])`);
+    assert.equal(new Set(rows.map((r) => r.x)).size, 1, 'one transaction wrote the three');
+    assert.equal((await h().client.get(`/1.1/classes/${CLASS}/${ids[0]}`, undefined, { master: true })).body.updatedAt, got[0].updatedAt);
+  });
+
+  test('a row the UPDATE leaves unchanged runs alone; a refused value runs every member alone', async () => {
+    const a = await create({ n: 1, s: 'text' });
+    const b = await create({ n: 2, s: 'more' });
+    const ran: string[] = [];
+    const record = (label: string) => async (): Promise<Updated> => {
+      ran.push(label);
+      return { updatedAt: 'alone', changed: {} };
+    };
+    let held = holdInFlight('n');
+    const group = [submit(a, 'n', 5), submit('missing0000000000000000', 'n', 1, record('missing'))];
+    await untilWaiting('n', 2);
+    await held.release();
+    const [ua, missing] = await Promise.all(group);
+    assert.deepEqual(ua.changed, { n: 6 });
+    assert.equal(missing.updatedAt, 'alone');
+    assert.deepEqual(ran, ['missing']);
+    held = holdInFlight('s');
+    const refused = [submit(a, 's', 1, record('a')), submit(b, 's', 1, record('b'))];
+    await untilWaiting('s', 2);
+    await held.release();
+    await Promise.all(refused);
+    assert.deepEqual(ran.sort(), ['a', 'b', 'missing']);
+    assert.deepEqual([await value(a, 's'), await value(b, 's'), await value(a, 'n')], ['text', 'more', 6], 'the refused UPDATE wrote nothing');
+  });
+
+  test('a row locked by another statement is skipped, not waited for, and its Increment runs alone', async (t) => {
+    // PGlite has one connection: an open transaction holds it, so no other statement could run.
+    if (h().engine === 'pglite') return t.skip('one connection');
+    const locked = await create({ n: 0 });
+    const free = await create({ n: 0 });
+    let unlock!: () => void;
+    const holding = new Promise<void>((r) => (unlock = r));
+    let lockTaken!: () => void;
+    const taken = new Promise<void>((r) => (lockTaken = r));
+    const tx = h().db.transaction(async (q) => {
+      await q.query(sql`SELECT 1 FROM ${ident(CLASS)} WHERE "objectId" = ${locked} FOR UPDATE`);
+      lockTaken();
+      await holding;
+    });
+    await taken;
+    const ran: string[] = [];
+    const held = holdInFlight('n');
+    const group = [
+      submit(locked, 'n', 1, async () => {
+        ran.push('locked');
+        return { updatedAt: 'alone', changed: {} };
+      }),
+      submit(free, 'n', 1),
+    ];
+    await untilWaiting('n', 2);
+    await held.release();
+    const [, ufree] = await Promise.all(group);
+    assert.deepEqual(ufree.changed, { n: 1 }, 'the free row went in the group while the other was locked');
+    assert.deepEqual(ran, ['locked']);
+    unlock();
+    await tx;
+  });
+
+  test('40 concurrent Increments over 5 objects over HTTP: none lost, distinct values per object', async () => {
+    const ids = await Promise.all([0, 0, 0, 0, 0].map((n) => create({ n })));
+    const res = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      h().client.request({ method: 'PUT', url: `/1.1/classes/${CLASS}/${ids[i % 5]}`, body: { n: { __op: 'Increment', amount: 1 } }, query: { fetchWhenSave: true } })));
+    assert.ok(res.every((r) => r.status === 200), JSON.stringify(res.find((r) => r.status !== 200)?.body));
+    for (const [k, id] of ids.entries()) {
+      const mine = res.filter((_, i) => i % 5 === k).map((r) => r.body.n as number).sort((x, y) => x - y);
+      assert.deepEqual(mine, [1, 2, 3, 4, 5, 6, 7, 8]);
+      assert.equal(await value(id, 'n'), 8);
+    }
+  });
+});
