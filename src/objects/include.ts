@@ -4,8 +4,11 @@ import { droppedFrom, fieldView, selectByIds, type Access } from '../plan/index.
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { Queryable } from '../storage/database.ts';
 import { prepared } from '../storage/prepared-statements.ts';
-import { encodeOwnedRow, type WireObject } from './encode.ts';
-import { OBJECT_COLUMNS, type ObjectRow } from './object-row.ts';
+import { encodeIncluded, type DocumentRow, type WireObject } from './encode.ts';
+import { sql } from '../sql/fragment.ts';
+
+/** The columns include reads of a pointed-to object. */
+const INCLUDED_COLUMNS = sql`"objectId", "createdAt", "updatedAt", data`;
 
 /** Most include paths in one request, and most segments in one path. */
 export const MAX_INCLUDE_PATHS = 50;
@@ -69,10 +72,13 @@ export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], 
     const fetched = await fetchPointed(deps, slots.map((s) => s.ptr));
     const resolved = [...fetched.values()];
     if (rests.length && resolved.length) await resolveIncludes(deps, resolved, rests);
+    // Each slot gets an object of its own, as before (the first slot the fetched one, the others
+    // copies): later steps (files, keys) change objects in place.
+    const placed = new Set<WireObject>();
     for (const s of slots) {
       const obj = fetched.get(`${s.ptr.className}/${s.ptr.objectId}`);
       if (!obj) continue;
-      const value = { __type: 'Pointer', className: s.ptr.className, ...obj };
+      const value = placed.has(obj) ? { ...obj } : (placed.add(obj), obj);
       if (Array.isArray(s.holder)) s.holder[s.key as number] = value;
       else s.holder[s.key as string] = value;
     }
@@ -93,9 +99,10 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
     if (!(await deps.access.permits(className, 'get'))) continue;
     // Prepared: the text depends only on the class (ids and readers are parameters), and its
     // plan is the primary key or, on a small table, a scan of it (never a range to estimate).
-    const rows = await deps.db.query<ObjectRow>(prepared(selectByIds(deps.access, className, OBJECT_COLUMNS, [...set])));
+    // No `acl` column: an included object never shows its ACL.
+    const rows = await deps.db.query<DocumentRow>(prepared(selectByIds(deps.access, className, INCLUDED_COLUMNS, [...set])));
     const view = fieldView(deps.access, className);
-    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeOwnedRow(r, { className, withAcl: false, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
+    for (const r of rows) out.set(`${className}/${r.objectId}`, encodeIncluded(r, { className, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
   }
   return out;
 }
