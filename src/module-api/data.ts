@@ -5,6 +5,7 @@
 export { ident, join, sql, type Sql } from '../sql/fragment.ts';
 export type { Database, Queryable } from '../storage/database.ts';
 export { moduleTables } from '../storage/module-tables.ts';
+export { prepared } from '../storage/prepared-statements.ts';
 export { indexName } from '../storage/class-table.ts';
 export { OBJECT_COLUMNS, type ObjectRow } from '../objects/object-row.ts';
 export { encodeRow, type WireObject } from '../objects/encode.ts';
