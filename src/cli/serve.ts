@@ -81,30 +81,54 @@ async function runPrimary(config: Config, logger: Logger, print: (line: string) 
   const metrics = await primaryMetrics(config, logger);
   for (let i = 0; i < workers; i++) cluster.fork(env);
   let stopping = false;
-  let listening = 0;
-  // The banner says "listening" only once every worker does.
-  cluster.on('listening', () => {
-    if (++listening !== workers) return;
+  // Which workers listen, one by one: the start is over once `workers` of them do at the same
+  // time. (A count of listening events is not enough: a worker that listened and died before
+  // its sibling listened must be replaced, not taken for a start that failed.)
+  const listeners = new Set<number>();
+  let started = false;
+  // A replacement that dies before it listens (the database is unreachable) is forked again
+  // after a wait that doubles up to 30 s, so the primary does not fork in a tight loop.
+  let retryMs = 0;
+  const retries = new Set<NodeJS.Timeout>();
+  const cancelRetries = () => (retries.forEach((t) => clearTimeout(t)), retries.clear());
+  cluster.on('listening', (w) => {
+    listeners.add(w.id);
+    retryMs = 0;
+    if (started || listeners.size < workers) return;
+    started = true;
+    // The banner says "listening" only once every worker does.
     banner(config, prepared.keys, prepared.generatedKeys, print, workers, prepared.freshDatabase);
     // Once the engine answers, one worker reads its hook list and shares it with the others.
     if (engine) supervisor = engineProcess?.startEngine(config, engine, prepared.keys, logger, () => void engineProcess?.refreshThroughWorkers(config, prepared.keys, logger));
   });
   cluster.on('exit', (w, code, signal) => {
+    const listened = listeners.delete(w.id);
     if (stopping) return;
-    if (listening < workers) {
-      // A worker that dies before it listens (port taken, database gone) would die again:
-      // stop instead of forking in a loop. The worker printed its reason.
+    // Not `pid` (the record's own pid is the primary's) and not `code` (redacted as a secret).
+    const record = { workerPid: w.process.pid, exitCode: code, signal };
+    if (!listened && !started && !signal) {
+      // A worker that ends itself before it listens at the start (port taken, database gone)
+      // would end again: stop instead of forking in a loop. The worker printed its reason.
+      // (One killed by a signal, e.g. by the kernel's OOM killer, is replaced below.)
+      logger.error(record, 'worker exited before it listened; stopping');
       stopping = true;
+      cancelRetries();
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
       process.exitCode = 1;
       return;
     }
-    // Not `pid` (the record's own pid is the primary's) and not `code` (redacted as a secret).
-    logger.error({ workerPid: w.process.pid, exitCode: code, signal }, 'worker exited; starting a new one');
-    cluster.fork(env);
+    logger.error(record, 'worker exited; starting a new one');
+    if (listened) return void cluster.fork(env);
+    retryMs = Math.min(Math.max(retryMs * 2, 1000), 30_000);
+    const retry = setTimeout(() => {
+      retries.delete(retry);
+      cluster.fork(env);
+    }, retryMs);
+    retries.add(retry);
   });
   const stop = () => {
     stopping = true;
+    cancelRetries();
     metrics?.close();
     const workersGone = Promise.all(
       Object.values(cluster.workers ?? {}).map((w) => new Promise<void>((gone) => {

@@ -36,13 +36,21 @@ for (const engine of engines()) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     // Rate limits off: four writers sending 20-item batches are the load, not an attack.
-    const env: Record<string, string> = { ...KEYS, LARDER_PORT: String(port), LARDER_DATA_DIR: dataDir, LARDER_RATE_LIMIT_PER_IP: '0', LARDER_RATE_LIMIT_PER_SESSION: '0' };
+    // Info level: a failure's message then shows which workers listened, died and were replaced.
+    const env: Record<string, string> = { ...KEYS, LARDER_PORT: String(port), LARDER_DATA_DIR: dataDir, LARDER_RATE_LIMIT_PER_IP: '0', LARDER_RATE_LIMIT_PER_SESSION: '0', LARDER_LOG_LEVEL: 'info' };
     if (engine === 'postgres') Object.assign(env, { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', LARDER_DB_SCHEMA: schema });
     const args = engine === 'postgres' ? ['serve', '--workers', '2'] : ['serve'];
     let server: Larder = larder(args, env);
     let stopping = false;
+    /** Waits for `done` (at most 120 s; at once an error if the server exited), with the server's output on failure. */
+    const until = async (done: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 120_000; !done(); await new Promise((r) => setTimeout(r, 100))) {
+        const exited = server.child.exitCode ?? server.child.signalCode;
+        if (exited !== null || Date.now() > deadline) throw new Error(`${exited !== null ? `larder exited (${exited})` : 'timed out'} waiting for ${what}\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
+      }
+    };
     try {
-      await waitForHealth(base);
+      await waitForHealth(base, server);
       const acknowledged: string[] = [];
       let sent = 0;
       const headers = { 'x-lc-id': KEYS.LARDER_APP_ID, 'x-lc-key': KEYS.LARDER_APP_KEY, 'content-type': 'application/json' };
@@ -62,7 +70,7 @@ for (const engine of engines()) {
         }
       };
       const writers = Array.from({ length: 4 }, (_, w) => writer(w));
-      while (acknowledged.length < 8) await new Promise((r) => setTimeout(r, 100));
+      await until(() => acknowledged.length >= 8, '8 acknowledged batches');
       const victim = engine === 'postgres' ? workerPids(server.child.pid as number)[0] : server.child.pid;
       assert.ok(victim, 'a process to kill');
       process.kill(victim, 'SIGKILL');
@@ -71,9 +79,14 @@ for (const engine of engines()) {
         await server.exited(30_000);
         server = larder(args, env);
       }
-      await waitForHealth(base).catch((err: Error) => Promise.reject(new Error(`${err.message}\n${server.stdout()}\n${server.stderr()}`)));
+      await waitForHealth(base, server);
+      if (engine === 'postgres') {
+        // The primary forked a replacement: two workers again, the killed one not among them.
+        const now = () => workerPids(server.child.pid as number).filter((pid) => pid !== victim);
+        await until(() => now().length === 2, 'a replacement worker');
+      }
       const afterRecovery = acknowledged.length;
-      while (acknowledged.length < afterRecovery + 4) await new Promise((r) => setTimeout(r, 100));
+      await until(() => acknowledged.length >= afterRecovery + 4, '4 more acknowledged batches after the kill');
       stopping = true;
       await Promise.all(writers);
       server.child.kill('SIGTERM');

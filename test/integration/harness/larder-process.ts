@@ -94,17 +94,28 @@ export async function getJson(url: string): Promise<{ status: number; body: unkn
   return { status: res.status, body: await res.json() };
 }
 
-/** Waits until `/health` answers 200 (start-up may be slow on a busy machine). */
-export async function waitForHealth(base: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
+/**
+ * Waits until `/health` answers 200 (start-up may be slow on a busy machine). Given the server's
+ * process, fails at once if it exits, and a failure carries its output and the last answer.
+ */
+export async function waitForHealth(base: string, server?: Larder, timeoutMs = 120_000): Promise<void> {
+  const output = () => (server ? `\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}` : '');
+  const deadline = Date.now() + timeoutMs;
+  let last = 'none';
+  while (Date.now() < deadline) {
+    const exited = server && (server.child.exitCode ?? server.child.signalCode);
+    if (exited !== undefined && exited !== null) throw new Error(`larder exited (${exited}) before ${base}/health answered 200${output()}`);
     try {
-      if ((await getJson(`${base}/health`)).status === 200) return;
-    } catch {
-      /* not listening yet */
+      // A connection that is accepted but never answered must not use up the whole wait.
+      const res = await fetch(`${base}/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+      last = `status ${res.status}: ${(await res.text()).slice(0, 200)}`;
+      if (res.status === 200) return;
+    } catch (err) {
+      last = String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message); // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${base}/health never answered 200`);
+  throw new Error(`${base}/health never answered 200 in ${timeoutMs} ms (last answer: ${last})${output()}`);
 }
 
 /** Runs `larder <args>` to completion: exit status and output. */
