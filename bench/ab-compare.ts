@@ -104,7 +104,7 @@ async function main(): Promise<void> {
           add(s.secs, res.durationSec);
           add(s.larderCpu, cpuSec(serverPids) - l0);
           add(s.pgCpu, cpuSec(pgPids) - p0);
-          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s`);
+          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms`);
         }
       }
       const line = sides.map((s) => {

@@ -56,6 +56,8 @@ interface RowPart extends Part {
  */
 const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRowsQueue');
 export const ROWS_IN_FLIGHT = 8;
+/** Most rows in one such UPDATE (small for the reason given at combine-creates.ts MAX_GROUP). */
+const ROWS_MAX_GROUP = 16;
 
 /** The field and amount when the body is exactly one top-level Increment and nothing else. */
 export function soleIncrement(parsed: ParsedWrite): { field: string; amount: number } | undefined {
@@ -91,7 +93,7 @@ export function rowIncrementsWaiting(app: Pick<AppContext, 'scope'>, target: Omi
 
 /** A row's lone Increment: alone, or with lone Increments of other rows when enough are in flight. */
 function incrementRows(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, part: Part): Promise<Updated> {
-  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(MAX_GROUP, ROWS_IN_FLIGHT));
+  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, ROWS_IN_FLIGHT));
   return queue.submit(rowsKey(target), { ...part, objectId: target.objectId }, (rows) => runRows(app.db, target, rows));
 }
 
