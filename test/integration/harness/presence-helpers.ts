@@ -4,6 +4,13 @@ import WebSocket from 'ws';
 import type { Harness } from './engines.ts';
 import { TEST_KEYS } from './engines.ts';
 
+/**
+ * How long a wait for a message, a close or a state gives up by default. A deadline, not a
+ * measure: a CI machine at load 20-40 can take seconds to carry a notification between
+ * processes, and 5 s was close to that. Tests that assert a speed pass their own bound.
+ */
+const WAIT_MS = 30_000;
+
 /** Turns the friends service on (and chooses the mutual model once) for a test app. */
 export async function enableFriends(h: Harness, extra: Record<string, unknown> = {}): Promise<void> {
   const cur = await h.client.get('/1.1/larder/settings', undefined, { master: true });
@@ -69,7 +76,7 @@ export function wrap(ws: WebSocket): Promise<TestSocket> {
   const sock: TestSocket = {
     ws,
     messages,
-    next(match, timeoutMs = 5000) {
+    next(match, timeoutMs = WAIT_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const i = messages.findIndex(match);
@@ -85,7 +92,7 @@ export function wrap(ws: WebSocket): Promise<TestSocket> {
         check();
       });
     },
-    closed(timeoutMs = 5000) {
+    closed(timeoutMs = WAIT_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (closeCode === undefined) return;
@@ -117,7 +124,7 @@ export function wrap(ws: WebSocket): Promise<TestSocket> {
 }
 
 /** Polls `check` until it returns true (state that settles asynchronously, e.g. across processes). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, timeoutMs = WAIT_MS, what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
