@@ -20,7 +20,7 @@ export const OWNER = 'src/app-scope.ts';
 
 /** Module-level containers that are process state on purpose: `path: name` -> why. */
 export const PROCESS_STATE: Readonly<Record<string, string>> = {
-  'src/auth/constant-time.ts: knownDigests': 'a bounded memo of sha256 digests (a pure function of the key string)',
+  'src/auth/constant-time.ts: known': 'a bounded memo of padded buffers and sha256 digests (a pure function of the key string)',
   'src/objects/relation-fields.ts: memo': 'a memo per immutable ClassSchema object',
   'src/http/upgrade-paths.ts: claims': 'per HTTP server (a FastifyInstance), released with it',
   'src/cloud/current-user.ts: cache': 'per RequestContext (one request)',
