@@ -137,13 +137,18 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-/** Starts `node --import tsx src/main.ts --workers <n>` and waits until /health answers 200. */
+/**
+ * Starts `node bin/larder.js serve --workers <n>` and waits until /health answers 200. bin/larder.js
+ * runs the compiled code when `npm run build` made it and it is not older than the sources (what
+ * production runs: docs/running.md), else the sources through tsx, whose helpers cost a few
+ * per cent of the CPU on hot paths; LARDER_RUN_SOURCES=1 forces the sources.
+ */
 export async function startServer(storage: ServerStorage, workers: number, opts: StartOptions = {}): Promise<ServerProcess> {
   // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server of any bench.
   const nodeArgs = opts.nodeArgs ?? (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--workers', String(workers)], {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/larder.js', 'serve', '--workers', String(workers)], {
     cwd: opts.root ?? REPO_ROOT,
     env: serverEnv(storage, { ...opts.env, LARDER_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
