@@ -3,7 +3,7 @@ import { checkAddFields, checkClassPermission } from '../auth/class-permissions.
 import { defaultAclFor } from '../auth/default-acl.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ident, sql, Sql } from '../sql/fragment.ts';
-import { prepared } from '../storage/prepared-statements.ts';
+import { isPrepared, prepared } from '../storage/prepared-statements.ts';
 import type { ClassSchema, FieldSchema } from '../model/class-schema.ts';
 import type { RelationChange } from '../model/write-ops.ts';
 import { permsOf, type Acl } from '../model/acl.ts';
@@ -126,8 +126,12 @@ function insertStatement(className: string, rows: readonly PreparedCreate[]): Sq
  * multi-row insert). The class and new fields are registered in the same transaction as the
  * insert, so a failed write leaves no half-made schema; when the class and every field are
  * already known and there are no relations, the insert needs no transaction.
+ *
+ * `before`: a write of the caller's own (a module's bookkeeping row) that must commit with the
+ * rows or not at all. It runs first, in the same statement (a data-modifying WITH: one round
+ * trip) or, when there is a transaction, as its first statement.
  */
-export async function insertPrepared(ctx: RequestContext, className: string, rows: readonly PreparedCreate[]): Promise<void> {
+export async function insertPrepared(ctx: RequestContext, className: string, rows: readonly PreparedCreate[], before?: Sql): Promise<void> {
   if (!rows.length) return;
   const { db, classes } = ctx.app;
   const types: Record<string, FieldSchema> = {};
@@ -136,10 +140,11 @@ export async function insertPrepared(ctx: RequestContext, className: string, row
   const relations = rows.some((r) => r.relations.length);
   const known = classes.cached(className) && rows.every((r) => classes.knowsAll(className, r.types));
   if (known && !relations) {
-    await db.query(insert);
+    await db.query(before ? withBefore(before, insert) : insert);
     return;
   }
   const schema: ClassSchema = await db.transaction(async (tx) => {
+    if (before) await tx.query(before);
     await classes.ensureClass(tx, className);
     // Each object's own types are checked; a conflict between two new objects is caught too.
     let s: ClassSchema = await classes.lockFields(tx, className, rows[0].types);
@@ -149,6 +154,12 @@ export async function insertPrepared(ctx: RequestContext, className: string, row
     return s;
   });
   classes.publish(schema);
+}
+
+/** `before` and the insert as one statement; prepared when both parts are (fixed shapes). */
+function withBefore(before: Sql, insert: Sql): Sql {
+  const both = sql`WITH before_insert AS (${before}) ${insert}`;
+  return isPrepared(before) && isPrepared(insert) ? prepared(both) : both;
 }
 
 /**

@@ -182,6 +182,18 @@ for (const engine of engines()) {
       assert.equal((await fetch(`${base}/files/nope.txt`)).status, 404);
     });
 
+    test('one chosen key asked for by several fileTokens at once: one file, the others 137, no half-made record', async () => {
+      const key = `race/${Date.now()}.bin`;
+      const results = await Promise.all(Array.from({ length: 5 }, () => token('k.bin', { key }, MASTER)));
+      const won = results.filter((r) => r.status === 200);
+      assert.equal(won.length, 1);
+      for (const r of results.filter((x) => x.status !== 200)) assert.deepEqual([r.status, r.body.code, r.body.error], [400, 137, 'A file with this key already exists.']);
+      const records = await h.db.query<{ n: string | number }>(sql`SELECT count(*) AS n FROM "_File" WHERE data->>'key' = ${key}`);
+      const rows = await h.db.query<{ object_id: string }>(sql`SELECT object_id FROM _larder_files WHERE key = ${key}`);
+      assert.equal(Number(records[0].n), 1);
+      assert.deepEqual(rows.map((r) => r.object_id), [won[0].body.objectId]);
+    });
+
     test('mime spoofing: HTML and SVG are never inline; a wrong declared type is served as declared with nosniff', async () => {
       for (const [name, mime] of [['x.html', 'text/html'], ['x.svg', 'image/svg+xml'], ['y.png', 'text/html; charset=utf-8']]) {
         const t = await token(name, { mime_type: mime });

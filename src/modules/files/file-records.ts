@@ -16,7 +16,7 @@
  * the embedded engine that took the commit from about 0.9 to 0.4 ms of CPU and the claim from
  * 0.39 to 0.28 (docs/benchmarks.md, Files).
  */
-import { moduleTables, prepared, sql, type Database, type Queryable } from '../../module-api/data.ts';
+import { moduleTables, prepared, sql, type Database, type Queryable, type Sql } from '../../module-api/data.ts';
 
 /** Upload states (see above). */
 export type FileState = 'pending' | 'uploading' | 'committed' | 'deleting';
@@ -76,10 +76,13 @@ export interface PendingFile {
   ttlSeconds: number;
 }
 
-/** Records a pending upload (before the `_File` row exists, so no record is ever untracked). */
-export async function insertPending(db: Queryable, f: PendingFile, state: 'pending' | 'uploading' = 'pending'): Promise<void> {
-  await db.query(prepared(sql`INSERT INTO _larder_files (object_id, key, blob, state, token_hash, mime_type, name, expires_at)
-    VALUES (${f.objectId}, ${f.key}, ${f.blob}, ${state}, ${f.tokenHash}, ${f.mimeType}, ${f.name}, now() + make_interval(secs => ${f.ttlSeconds}))`));
+/**
+ * The insert of a pending upload's row, run with the `_File` record's insert as one statement
+ * (new-file-record.ts), so that no record is ever untracked.
+ */
+export function pendingInsert(f: PendingFile, state: 'pending' | 'uploading' = 'pending'): Sql {
+  return prepared(sql`INSERT INTO _larder_files (object_id, key, blob, state, token_hash, mime_type, name, expires_at)
+    VALUES (${f.objectId}, ${f.key}, ${f.blob}, ${state}, ${f.tokenHash}, ${f.mimeType}, ${f.name}, now() + make_interval(secs => ${f.ttlSeconds}))`);
 }
 
 /** True when a key is taken (a client-chosen key must be new). */

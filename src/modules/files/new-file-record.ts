@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../module-api/context.ts';
 import { ApiError } from '../../module-api/errors.ts';
-import { FILE_CLASS, guessMimeType, sql } from '../../module-api/data.ts';
+import { FILE_CLASS, guessMimeType } from '../../module-api/data.ts';
 import { insertPrepared, prepareCreate } from '../../module-api/writes.ts';
-import { insertPending, keyTaken } from './file-records.ts';
+import { keyTaken, pendingInsert } from './file-records.ts';
 import { isValidKey, newKey, tokenHash } from './file-key.ts';
 import { fileUrl, newBlobLocation, type FilesService } from './files-service.ts';
 
@@ -67,8 +67,8 @@ async function chooseKey(ctx: RequestContext, svc: FilesService, input: NewFileI
 
 /**
  * Creates a file's `_File` record (class permissions and ACL as for any create) and its
- * bookkeeping row. The bookkeeping row is written first: if the process dies before the record
- * exists, the cleanup job still finds and removes it, so no record is ever left untracked.
+ * bookkeeping row, in one statement (one round trip): both exist or neither, so no record is
+ * ever untracked.
  */
 export async function createFileRecord(ctx: RequestContext, svc: FilesService, input: NewFileInput): Promise<NewFile> {
   const name = checkName(input.name);
@@ -87,19 +87,14 @@ export async function createFileRecord(ctx: RequestContext, svc: FilesService, i
   if (input.acl !== undefined) record.ACL = input.acl;
   const prepared = await prepareCreate(ctx, FILE_CLASS, record);
   const blob = newBlobLocation(svc, key);
+  const pending = pendingInsert({
+    objectId: prepared.objectId, key, blob, tokenHash: input.token ? tokenHash(input.token) : null, mimeType, name, ttlSeconds: svc.opts.tokenTtlSeconds,
+  }, input.state);
   try {
-    await insertPending(svc.app.db, {
-      objectId: prepared.objectId, key, blob, tokenHash: input.token ? tokenHash(input.token) : null, mimeType, name, ttlSeconds: svc.opts.tokenTtlSeconds,
-    }, input.state);
+    await insertPrepared(ctx, FILE_CLASS, [prepared], pending);
   } catch (err) {
-    // Two uploads choosing one key at once: the unique index decides.
+    // Two uploads choosing one key at once: the unique index decides (the object id is new).
     if (err instanceof ApiError && err.errorName === 'duplicateValue') throw new ApiError('duplicateValue', 'A file with this key already exists.');
-    throw err;
-  }
-  try {
-    await insertPrepared(ctx, FILE_CLASS, [prepared]);
-  } catch (err) {
-    await svc.app.db.query(sql`DELETE FROM _larder_files WHERE object_id = ${prepared.objectId}`);
     throw err;
   }
   return { objectId: prepared.objectId, createdAt: prepared.now, key, blob, url, mimeType, name };
