@@ -14,15 +14,27 @@ import { dropTestSchemas, freePort, larder, stop, waitForHealth } from './harnes
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 
-/** The serving workers of a primary: children running Larder, not the one-off preparing child. */
+/**
+ * The serving workers of a primary: cluster children (NODE_UNIQUE_ID) other than the one-off
+ * preparing child. Between fork and exec a child still has the primary's command line and
+ * environment: without the NODE_UNIQUE_ID check the preparing child could be taken for a worker
+ * (and frozen: then nothing ever starts).
+ */
 function workerPids(primary: number): number[] {
   return childPids(primary).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts') && !readFileSync(`/proc/${pid}/environ`, 'utf8').includes('LARDER_CLUSTER_PREPARE=1');
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      return environ.some((v) => v.startsWith('NODE_UNIQUE_ID=')) && !environ.includes('LARDER_CLUSTER_PREPARE=1');
     } catch {
       return false; // ended while we looked
     }
   });
+}
+
+/** CPU time a process has used so far, ms (utime + stime, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const alive = (pid: number) => {
@@ -53,7 +65,10 @@ if (PG_URL) {
         frozen = workers()[0] ?? 0;
       }
       process.kill(frozen, 'SIGSTOP');
-      await waitForHealth(base, l);
+      // Frozen just after exec, before it opens a connection: a worker frozen inside a start-up
+      // transaction could hold an advisory lock (module tables) that its sibling waits for.
+      const frozenCpuMs = cpuMs(frozen);
+      await waitForHealth(base, l).catch((err: Error) => Promise.reject(new Error(`${err.message}\n(worker ${frozen} frozen after ${frozenCpuMs} ms of CPU)`)));
       const victim = workers().find((pid) => pid !== frozen);
       assert.ok(victim && listened(victim) && !listened(frozen), `one worker listens, the frozen one does not\n${l.stdout()}`);
       assert.doesNotMatch(l.stdout(), /workers: +2/, 'no banner before both workers listen');
