@@ -127,8 +127,12 @@ forEachEngine('larder import (the command)', (h) => {
     // It really was halfway: some objects came from the killed run, some from this one.
     assert.ok(unchanged > 0 && inserted > 0, `killed run wrote ${unchanged} of ${n}`);
     await withApp(env, async (client) => {
-      const count = await client.get('/1.1/classes/Killed', { count: 1, limit: 0 }, { master: true });
-      assert.equal(count.body.count, n);
+      // A count reads all 40,000 objects: on a loaded machine the embedded engine's slice may cut
+      // it while the app's background work waits for the engine (124, nothing changed), so it may
+      // be asked again (as in embedded-engine-bounds.test.ts). It failed once at load 19.
+      let count = await client.get('/1.1/classes/Killed', { count: 1, limit: 0 }, { master: true });
+      for (let i = 0; i < 3 && count.body.code === 124; i++) count = await client.get('/1.1/classes/Killed', { count: 1, limit: 0 }, { master: true });
+      assert.equal(count.body.count, n, JSON.stringify(count.body));
     });
   });
 });
