@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { workerEnv } from './serve.ts';
+import { workerEnv } from './cluster-primary.ts';
 
 test('cluster workers get a small thread pool and two malloc arenas by default', () => {
   assert.deepEqual(workerEnv({}), { UV_THREADPOOL_SIZE: '2', MALLOC_ARENA_MAX: '2' });
