@@ -147,6 +147,16 @@ for (const engine of engines()) {
   });
 }
 
+/** A server with these per-client limits, calling a shapes engine that records what it was asked. */
+async function limitedServer(engine: 'pglite' | 'postgres', asked: Asked[], rateLimits: { perIp: number; perSession: number }): Promise<{ h: Harness & { stop(): Promise<void> }; fake: http.Server; base: string }> {
+  const fake = shapesEngine(asked);
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+  const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 5000 }), createLogger('silent'));
+  const h = await startHarness(engine, { cloud, policy: { corsOrigins: '*', trustProxy: false, rateLimits: { ...rateLimits, windowMs: 60_000 } } });
+  return { h, fake, base: await h.listen() };
+}
+
 for (const engine of engines()) {
   describe(`cloud function calls count against the per-client limits [${engine}]`, () => {
     let h: Harness & { stop(): Promise<void> };
@@ -155,12 +165,7 @@ for (const engine of engines()) {
     const asked: Asked[] = [];
     const PER_IP = 3;
     before(async () => {
-      fake = shapesEngine(asked);
-      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-      const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 5000 }), createLogger('silent'));
-      h = await startHarness(engine, { cloud, policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: 0, windowMs: 60_000 } } });
-      base = await h.listen();
+      ({ h, fake, base } = await limitedServer(engine, asked, { perIp: PER_IP, perSession: 0 }));
     });
     after(async () => {
       await h?.stop();
@@ -205,15 +210,7 @@ for (const engine of engines()) {
     const PER_IP = 5;
     const PER_SESSION = 3;
     before(async () => {
-      fake = shapesEngine(asked);
-      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-      const engineUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-      const cloud = new CloudCode(testCloudOptions(engineUrl, { functionTimeoutMs: 5000 }), createLogger('silent'));
-      h = await startHarness(engine, {
-        cloud,
-        policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: PER_SESSION, windowMs: 60_000 } },
-      });
-      base = await h.listen();
+      ({ h, fake, base } = await limitedServer(engine, asked, { perIp: PER_IP, perSession: PER_SESSION }));
       diagnostics.subscribe('tracing:fastify.request.handler:start', onHandler);
     });
     after(async () => {
