@@ -47,7 +47,13 @@ if (!url) {
   console.log(`Integration tests run on PGlite and on PostgreSQL (${url.replace(/\/\/[^@]*@/, '//')}).`);
 }
 
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=900000', ...files], {
+const res = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=900000',
+  // TAP as before, then a summary of the failures after the totals (see failure-summary.mjs).
+  '--test-reporter=tap', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/failure-summary.mjs', '--test-reporter-destination=stdout',
+  ...files,
+], {
   stdio: 'inherit',
   env: { ...process.env, ...(url ? { TEST_DATABASE_URL: url } : {}) },
 });
