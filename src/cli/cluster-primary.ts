@@ -72,9 +72,12 @@ export async function runPrimary(config: Config, logger: Logger, print: (line: s
       process.exitCode = 1;
       return;
     }
-    logger.error(record, 'worker exited; starting a new one');
-    if (listened) return void cluster.fork(env);
+    if (listened) {
+      logger.error(record, 'worker exited; starting a new one');
+      return void cluster.fork(env);
+    }
     retryMs = Math.min(Math.max(retryMs * 2, 1000), 30_000);
+    logger.error({ ...record, retryInMs: retryMs }, 'worker exited; starting a new one');
     const retry = setTimeout(() => {
       retries.delete(retry);
       cluster.fork(env);
