@@ -38,6 +38,8 @@ export interface CreateAppOptions {
   metricsToken?: string;
   /** Log every request at info level. */
   requestLog?: boolean;
+  /** Answer the common API requests before Fastify routes them (http/api-fast-path.ts); on unless false. */
+  apiFastPath?: boolean;
 }
 
 /** Every API route. Batch is added on top because it dispatches into this same table. */
@@ -64,6 +66,7 @@ export async function createApp(app: AppContext, opts: CreateAppOptions): Promis
     policy: opts.policy,
     metricsToken: opts.metricsToken,
     requestLog: opts.requestLog,
+    apiFastPath: opts.apiFastPath,
   });
   await mountExport(server, app, opts.logger, opts.exportOptions);
   await mountCloudFunctions(server, app, opts.bodyLimitBytes ?? 20 * 1024 * 1024, { policy: opts.policy ?? DEFAULT_HTTP_POLICY, requestLog: opts.requestLog ?? false });

@@ -3,12 +3,9 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
-import { callerFromHeaders, fromFallbackBody, type CallerInfo } from './credentials.ts';
-import { authenticateCaller, dispatch, makeContext } from './dispatch.ts';
 import type { RouteTable } from './route-table.ts';
 import { parseJsonBody } from './json-body.ts';
 import { errorBody } from './error-body.ts';
-import { canonicalApiPath } from './batch/batch-path.ts';
 import { mountPages } from './routes/pages.ts';
 import { mountConsole } from './console-route.ts';
 import { RawJson } from '../objects/raw-json.ts';
@@ -17,7 +14,12 @@ import { mountObservability } from './observability.ts';
 import type { Logger } from '../log.ts';
 import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
-import { createRateLimiter, NO_RATE_LIMITS, requestCost } from './rate-limit.ts';
+import { createRateLimiter, NO_RATE_LIMITS } from './rate-limit.ts';
+import { answerApi } from './api-request.ts';
+import { takeSettled, type HandedOff } from './api-handoff.ts';
+import { apiFastPath } from './api-fast-path.ts';
+import { beforeFastify } from './pre-routing.ts';
+import { parseQueryString } from './query-string.ts';
 
 /** What the HTTP server needs. */
 export interface ServerDeps {
@@ -36,6 +38,8 @@ export interface ServerDeps {
   metricsToken?: string;
   /** Log every request at info level (LARDER_REQUEST_LOG=1). */
   requestLog?: boolean;
+  /** Answer the common API requests before Fastify routes them (api-fast-path.ts); on unless false. */
+  apiFastPath?: boolean;
 }
 
 const CORS_HEADERS = [
@@ -43,11 +47,6 @@ const CORS_HEADERS = [
   'X-AVOSCloud-Application-Id', 'X-AVOSCloud-Application-Key', 'X-AVOSCloud-Master-Key', 'X-AVOSCloud-Session-Token',
   'X-AVOSCloud-Request-Sign', 'X-AVOSCloud-Application-Production', 'X-Requested-With',
 ];
-
-function baseUrlOf(req: FastifyRequest, publicUrl: string | undefined): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  return `${req.protocol}://${req.host}`;
-}
 
 function queryOf(req: FastifyRequest): Record<string, unknown> {
   const q = req.query;
@@ -65,7 +64,8 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
     trustProxy: fastifyTrustProxy(policy.trustProxy),
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: lazyChildLogger,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // The query string parser is named so that the API fast path parses alike (query-string.ts).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000, querystringParser: parseQueryString },
   });
   await server.register(cors, { ...corsPolicy(policy.corsOrigins), allowedHeaders: CORS_HEADERS, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 86400 });
   const limiter = createRateLimiter(policy.rateLimits ?? NO_RATE_LIMITS);
@@ -107,35 +107,17 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   // The web console's static page and modules (console-route.ts).
   mountConsole(server);
 
+  const serving = { app: deps.app, routes: deps.routes, limiter, publicUrl: deps.publicUrl };
+  const handed: HandedOff = new WeakMap();
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-    let method = req.method;
-    let body: unknown = req.body;
-    let query = queryOf(req);
-    let caller: CallerInfo = callerFromHeaders(req.headers);
-    const fallback = method === 'POST' ? fromFallbackBody(body) : undefined;
-    if (fallback) {
-      method = fallback.method;
-      caller = fallback.caller;
-      body = fallback.body;
-      // Old browser SDKs put a GET's (or DELETE's) parameters, e.g. `where`, in the fallback body;
-      // they arrive as JSON values, which query-params.ts accepts as it does for batch items.
-      // Parameters in the URL win, as in Parse Server's equivalent.
-      if (method === 'GET' || method === 'DELETE') {
-        query = { ...fallback.body, ...query };
-        body = undefined;
-      }
+    // A request the fast path answered and left to Fastify to send (api-handoff.ts).
+    const settled = takeSettled(handed, req.raw);
+    if (settled && 'error' in settled) {
+      if (settled.retryAfter !== undefined) void reply.header('retry-after', String(settled.retryAfter));
+      throw settled.error;
     }
-    const master = authenticateCaller(deps.app, caller);
-    const path = canonicalApiPath(req.url.split('?')[0]);
-    if (!master) {
-      const wait = limiter.take(req.ip, caller.sessionToken, requestCost(path, method, body));
-      if (wait > 0) {
-        void reply.header('retry-after', String(wait));
-        throw new ApiError('tooManyRequests');
-      }
-    }
-    const ctx = makeContext(deps.app, caller, master, baseUrlOf(req, deps.publicUrl));
-    const res = await dispatch(deps.routes, { method, path, query, body, inBatch: false }, () => ctx);
+    const call = { method: req.method, url: req.url, query: queryOf(req), body: req.body, headers: req.headers, ip: req.ip, protocol: req.protocol };
+    const res = settled ? settled.response : await answerApi(serving, call, (wait) => void reply.header('retry-after', String(wait)));
     if (res.headers) void reply.headers(res.headers);
     // Prebuilt JSON text (objects/raw-json.ts) goes out as it is, without serialising again.
     if (res.body instanceof RawJson) return reply.code(res.status).type('application/json; charset=utf-8').send(res.body.text);
@@ -146,6 +128,9 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   server.route({ method: methods, url: '/1.1/*', handler: handle });
   server.route({ method: methods, url: '/1/*', handler: handle });
   for (const prefix of deps.extraPrefixes ?? []) server.route({ method: methods, url: `${prefix}/*`, handler: handle });
+  const settings = { ...serving, policy, requestLog: deps.requestLog ?? false, bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger, families: deps.routes.families() };
+  const fast = deps.apiFastPath === false ? undefined : apiFastPath(settings, handed);
+  if (fast) beforeFastify(server, fast);
   return server;
 }
 

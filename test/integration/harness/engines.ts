@@ -55,6 +55,10 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** The app's LeanEngine connection (cloud functions and hooks); none by default. */
   cloud?: CloudCode;
+  /** false: no API fast path in front of Fastify (src/http/api-fast-path.ts); on by default. */
+  apiFastPath?: boolean;
+  /** Request body limit, bytes (20 MB when absent). */
+  bodyLimitBytes?: number;
 }
 
 /** Opens a fresh app on an engine: PGlite in memory, or a new schema on PostgreSQL. */
@@ -71,7 +75,7 @@ export async function startHarness(engine: 'pglite' | 'postgres', opts: HarnessO
     embeddedSliceMs: opts.embeddedSliceMs ?? 0,
   });
   const { app } = await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 15 * 60 * 1000, cloud: opts.cloud });
-  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(opts.modules), policy: opts.policy });
+  const server = await createApp(app, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), modules: defaultModules(opts.modules), policy: opts.policy, apiFastPath: opts.apiFastPath, bodyLimitBytes: opts.bodyLimitBytes });
   await server.ready();
   let listening: string | undefined;
   return {
