@@ -94,6 +94,8 @@ export function apiFastPath(s: ApiFastPathSettings, handed: HandedOff): PreRoute
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    // A client gone before the end of its body gets no answer; nothing to do but let it go.
+    req.on('error', () => undefined);
     req.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
