@@ -23,6 +23,11 @@ function arg(name: string, fallback: string): string {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+}
+
 function cpuSec(pids: readonly number[]): number {
   let s = 0;
   for (const pid of pids) {
@@ -47,6 +52,8 @@ interface Side {
   secs: Map<string, number>;
   larderCpu: Map<string, number>;
   pgCpu: Map<string, number>;
+  /** Server CPU per object of each round, us (the median moves less than the total on a loaded machine). */
+  rounds: Map<string, number[]>;
   rss: number;
 }
 
@@ -82,7 +89,7 @@ async function main(): Promise<void> {
       await pool.query(`ANALYZE "${BENCH_CLASS}"`);
       const server = await startServer(storage, workers, { root: r });
       const work = workloads({ benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0] });
-      sides.push({ label, server, pool, schema, work, ok: new Map(), secs: new Map(), larderCpu: new Map(), pgCpu: new Map(), rss: 0 });
+      sides.push({ label, server, pool, schema, work, ok: new Map(), secs: new Map(), larderCpu: new Map(), pgCpu: new Map(), rounds: new Map(), rss: 0 });
     }
     for (const key of only) {
       for (const s of sides) {
@@ -102,9 +109,12 @@ async function main(): Promise<void> {
           const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
           add(s.ok, res.ok * w.objectsPerOp);
           add(s.secs, res.durationSec);
-          add(s.larderCpu, cpuSec(serverPids) - l0);
+          const larder = cpuSec(serverPids) - l0;
+          add(s.larderCpu, larder);
           add(s.pgCpu, cpuSec(pgPids) - p0);
-          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms`);
+          const perObject = Math.round((larder * 1e6) / Math.max(1, res.ok * w.objectsPerOp));
+          s.rounds.set(key, [...(s.rounds.get(key) ?? []), perObject]);
+          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms, server CPU ${perObject} us per object`);
         }
       }
       const line = sides.map((s) => {
@@ -114,6 +124,8 @@ async function main(): Promise<void> {
       });
       const [a, b] = sides.map((s) => (s.ok.get(key) ?? 0) / (s.secs.get(key) ?? 1));
       console.log(`${key.padEnd(7)} ${line.join(' | ')} | B/A ${(b / a).toFixed(2)}`);
+      const medians = sides.map((s) => median(s.rounds.get(key) ?? []));
+      console.log(`${''.padEnd(7)} median of the rounds' server CPU per object: ${sides.map((s, i) => `${s.label} ${medians[i]} us`).join(', ')}, B/A ${(medians[1] / medians[0]).toFixed(2)}`);
     }
     console.log(`peak RSS of any server process: ${sides.map((s) => `${s.label} ${Math.round(s.rss)} MB`).join(', ')}`);
   } finally {
