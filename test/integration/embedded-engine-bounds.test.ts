@@ -197,8 +197,12 @@ for (const engine of engines()) {
     });
 
     test(`100 $regex branches with nothing else waiting: 124 after the statement timeout (${TIMEOUT_MS} ms) on both engines`, async (t) => {
+      const before = await reopenMs();
       const { heavy, health } = await underHeavy(100, false);
-      t.diagnostic(`${engine}: heavy ${heavy.status} ${heavy.body?.code ?? ''} after ${Math.round(heavy.ms)} ms (${heavy.body?.error}); /health max ${Math.round(Math.max(...health))} ms`);
+      // A cut engine is reopened (a spare worker starting PostgreSQL); on a loaded machine that
+      // took 5-6 s, and the answer may come after it (CI, load 20: 10.6 s in all).
+      const reopen = (await reopenMs()).ms - before.ms;
+      t.diagnostic(`${engine} (load ${loadavg()[0].toFixed(1)}): heavy ${heavy.status} ${heavy.body?.code ?? ''} after ${Math.round(heavy.ms)} ms (${heavy.body?.error}); /health max ${Math.round(Math.max(...health))} ms; engine reopen ${Math.round(reopen)} ms`);
       for (const ms of health) assert.ok(ms <= PROMPT_MS, `/health took ${ms} ms`);
       assert.equal(heavy.status, 503, JSON.stringify(heavy.body));
       assert.equal(heavy.body.code, 124);
@@ -210,14 +214,15 @@ for (const engine of engines()) {
       } else {
         assert.ok(heavy.ms >= TIMEOUT_MS - 50, `answered after ${heavy.ms} ms`);
       }
-      assert.ok(heavy.ms <= TIMEOUT_MS + 5000, `answered after ${heavy.ms} ms`);
+      assert.ok(heavy.ms <= TIMEOUT_MS + reopen + 5000, `answered after ${heavy.ms} ms (engine reopen ${reopen} ms)`);
       // The engine works afterwards, with every object still there.
       const get = await h.client.get(`/1.1/classes/Big/${id}`);
       assert.equal(get.body.objectId, id, get.text);
       // A count reads all 30,000 objects: on a loaded machine the slice may cut it while the
-      // server's background work waits for the engine (124, nothing changed), so it may be asked again.
+      // server's background work waits for the engine (124, nothing changed), so it may be asked again
+      // (at load 21 it was cut four times in a row).
       let count = await h.client.get('/1.1/classes/Big', { count: 1, limit: 0 });
-      for (let i = 0; i < 3 && count.body.code === 124; i++) count = await h.client.get('/1.1/classes/Big', { count: 1, limit: 0 });
+      for (let i = 0; i < 10 && count.body.code === 124; i++) count = await h.client.get('/1.1/classes/Big', { count: 1, limit: 0 });
       assert.equal(count.body.count, OBJECTS, count.text);
     });
   });
