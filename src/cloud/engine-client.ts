@@ -235,10 +235,14 @@ export class EngineClient {
     });
   }
 
-  /** Sends a request and reads the whole answer, at most `maxBytes`. */
+  /**
+   * Sends a request and reads the whole answer, at most `maxBytes`. An answer of declared length
+   * within both limits (a hook's usual answer) is collected by `open` itself, without a stream
+   * and its listeners per call; others are read from the stream under the limit.
+   */
   async call(req: EngineRequest, maxBytes: number): Promise<BufferedAnswer> {
-    const answer = await this.open(req);
-    const body = await readWhole(answer, maxBytes);
+    const answer = await this.open(req, (h) => Number(h.headers['content-length']) <= maxBytes);
+    const body = 'whole' in answer ? answer.whole : await readWhole(answer, maxBytes);
     return { status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: body.toString('utf8') };
   }
 
