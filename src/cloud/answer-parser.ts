@@ -28,17 +28,26 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'close' | 'done';
 
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
+
+/**
+ * The status line and header fields of `text` (the head without its final CRLF CRLF). Walks the
+ * lines in place rather than splitting them into an array: this runs once per engine call.
+ */
 function parseHead(text: string): { status: number; headers: IncomingHttpHeaders; keepAlive: boolean } | undefined {
-  const lines = text.split('\r\n');
-  const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
+  const end = text.length;
+  let eol = text.indexOf('\r\n');
+  if (eol < 0) eol = end;
+  const m = STATUS_LINE.exec(eol === end ? text : text.slice(0, eol));
   if (!m) return undefined;
   const headers: IncomingHttpHeaders = {};
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    if (colon <= 0) return undefined;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+  for (let pos = eol + 2; pos <= end; pos = eol + 2) {
+    eol = text.indexOf('\r\n', pos);
+    if (eol < 0) eol = end;
+    const colon = text.indexOf(':', pos);
+    if (colon <= pos || colon > eol) return undefined;
+    const name = text.slice(pos, colon).trim().toLowerCase();
+    const value = text.slice(colon + 1, eol).trim();
     if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
     else if (headers[name] === undefined) headers[name] = value;
     else if (name === 'content-length') {
