@@ -1,5 +1,5 @@
 /**
- * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits]`
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates]`
  *
  * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
  * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
@@ -8,7 +8,10 @@
  * the runs alternate between them (A/B on a busy machine, where CPU per call moves much less
  * than throughput). Also counts the TCP connections Larder holds to its engine after each run
  * (socket reuse). --limits turns the per-client rate limits on (the default of a real server;
- * set too high to refuse the load generator) on both sides. For tuning by hand; not part of
+ * set too high to refuse the load generator) on both sides. --creates measures creates instead
+ * (bench/cloud.ts's other comparison): in a class without hooks, and in Counter, whose no-op
+ * beforeSave the engine answers (Larder's CPU per create covers the hook call). Without --prof,
+ * BENCH_SERVER_NODE_ARGS reaches this checkout's server (e.g. --perf-basic-prof for perf). For tuning by hand; not part of
  * `npm run bench`.
  */
 import { execFileSync } from 'node:child_process';
@@ -62,7 +65,7 @@ async function waitForHooks(url: string): Promise<void> {
   throw new Error('the engine hook list was not read in time');
 }
 
-async function startSide(name: string, root: string, schema: string, workers: number, nodeArgs: string[]): Promise<Side> {
+async function startSide(name: string, root: string, schema: string, workers: number, nodeArgs: string[] | undefined): Promise<Side> {
   const enginePort = await freePort();
   const engineUrl = `http://127.0.0.1:${enginePort}`;
   const server = await startServer({ kind: 'postgres', url: benchDatabaseUrl(), schema }, workers, {
@@ -75,6 +78,8 @@ async function startSide(name: string, root: string, schema: string, workers: nu
 }
 
 const fn: HttpRequestSpec = { method: 'POST', path: () => '/1.1/functions/hello', body: () => '{"name":"bench"}' };
+let n = 0;
+const create = (className: string): HttpRequestSpec => ({ method: 'POST', path: () => `/1.1/classes/${className}`, body: () => `{"n":${n++}}` });
 
 /** Larder's and the engine's CPU microseconds per call of each measured run, per side and target. */
 const samples = new Map<string, { larder: number[]; engine: number[] }>();
@@ -89,12 +94,15 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
   const engine = listenerPid(side.enginePort);
   const all = [...larder, engine, process.pid];
   const us = (s: number, n: number) => String(Math.round((s * 1e6) / (n || 1))).padStart(4);
-  const targets = [['direct ', side.engineUrl], ['through', side.server.url]] as const;
-  for (const [label, url] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
-    await runHttpLoad(url, fn, { amount: Math.min(2000, calls) }, connections);
+  const creates = process.argv.includes('--creates');
+  const targets: (readonly [string, string, HttpRequestSpec])[] = creates
+    ? [['no hook', side.server.url, create('BenchNoHooks')], ['hooked ', side.server.url, create('Counter')]]
+    : [['direct ', side.engineUrl, fn], ['through', side.server.url, fn]];
+  for (const [label, url, spec] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
+    await runHttpLoad(url, spec, { amount: Math.min(2000, calls) }, connections);
     const before = cpuOf(all);
     const t0 = process.hrtime.bigint();
-    const res = await runHttpLoad(url, fn, { amount: calls }, connections);
+    const res = await runHttpLoad(url, spec, { amount: calls }, connections);
     const secs = Number(process.hrtime.bigint() - t0) / 1e9;
     const after = cpuOf(all);
     const n = res.ok;
@@ -119,7 +127,7 @@ async function main(): Promise<void> {
   const url = benchDatabaseUrl();
   await ensureDatabase(url);
   const dir = mkdtempSync(join(tmpdir(), 'larder-cloud-prof-'));
-  const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : undefined;
   const schemas = [freshSchemaName() + '_b', freshSchemaName() + '_a'];
   const sides: Side[] = [];
   try {
