@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { AppScope } from '../app-scope.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { defaultSettings } from '../settings/app-settings.ts';
-import { createsWaiting, insertTogether, MAX_IN_FLIGHT } from './combine-creates.ts';
+import { createsWaiting, insertTogether, MAX_IN_FLIGHT, MAX_IN_FLIGHT_AFTER_BEFORE } from './combine-creates.ts';
 import { settle } from './same-row-queue.ts';
 
 /**
@@ -56,4 +56,24 @@ test('any other failure of the group reaches each of its creates, without runnin
   const got = await Promise.all(group);
   assert.deepEqual(got.map((s) => (s.ok ? 'ok' : s.error)), [down, down]);
   assert.deepEqual(statements, [['a', 'b']]);
+});
+
+test('creates that went through a before extension group once MAX_IN_FLIGHT_AFTER_BEFORE are in flight, apart from the others', async () => {
+  const app = { scope: new AppScope(defaultSettings()) };
+  const statements: string[][] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const insert = async (rows: readonly string[]) => {
+    statements.push([...rows]);
+  };
+  const blockers = Array.from({ length: MAX_IN_FLIGHT_AFTER_BEFORE }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held, true));
+  const group = ['a', 'b'].map((r) => insertTogether(app, 'C', r, insert, true));
+  assert.equal(createsWaiting(app, 'C', true), 2);
+  // Creates without a before extension keep their own, wider, in-flight allowance.
+  await insertTogether(app, 'C', 'plain', insert);
+  assert.deepEqual(statements, [['plain']]);
+  release();
+  await Promise.all([...blockers, ...group]);
+  assert.deepEqual(statements, [['plain'], ['a', 'b']]);
+  assert.equal(createsWaiting(app, 'C', true), 0);
 });

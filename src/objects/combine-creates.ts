@@ -33,6 +33,16 @@ const MAX_GROUP = 16;
  */
 export const MAX_IN_FLIGHT = 8;
 
+/**
+ * Inserts of one class running at once before later ones wait, for creates that went through a
+ * before extension first (a LeanEngine beforeSave: an HTTP call to the engine). Those reach the
+ * insert one at a time, as the engine answers, so under load fewer than MAX_IN_FLIGHT were ever
+ * in flight: each went alone, with a statement and a commit of its own (docs/benchmarks.md,
+ * "Cloud code", 2026-11-27 06:00). With two, a create waits at most for the end of an insert,
+ * milliseconds next to the hook call it already waited for, and the waiting ones go together.
+ */
+export const MAX_IN_FLIGHT_AFTER_BEFORE = 2;
+
 /** What the queue holds for one create: its row, inserted by the function the caller gave. */
 interface Part<R> {
   readonly row: R;
@@ -41,6 +51,14 @@ interface Part<R> {
 
 /** The app's queue in this process (per app: its scope owns it, docs/architecture.md "Per-app state"). */
 const QUEUE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.createQueue');
+/** The same for creates that went through a before extension (MAX_IN_FLIGHT_AFTER_BEFORE). */
+const QUEUE_AFTER_BEFORE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.createQueueAfterBefore');
+
+function queueOf(app: Pick<AppContext, 'scope'>, afterBefore: boolean): SameRowQueue<Part<unknown>, void> {
+  return afterBefore
+    ? app.scope.ensure(QUEUE_AFTER_BEFORE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT_AFTER_BEFORE))
+    : app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT));
+}
 
 /** Errors PostgreSQL raises for a row's content before anything is written (driver-errors.ts). */
 const REFUSED = new Set(['duplicateValue', 'invalidJson', 'incorrectType', 'invalidQuery']);
@@ -52,17 +70,18 @@ function refusedRow(err: unknown): boolean {
 /**
  * Inserts `row` of `className`, together with concurrent creates of the class when enough are in
  * flight. `insert` must insert any rows of the class in one statement (the members' functions
- * are interchangeable: the group runs its first member's).
+ * are interchangeable: the group runs its first member's). `afterBefore`: the create went through
+ * a before extension (MAX_IN_FLIGHT_AFTER_BEFORE).
  */
-export function insertTogether<R>(app: Pick<AppContext, 'scope'>, className: string, row: R, insert: (rows: readonly R[]) => Promise<void>): Promise<void> {
-  const queue = app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT));
+export function insertTogether<R>(app: Pick<AppContext, 'scope'>, className: string, row: R, insert: (rows: readonly R[]) => Promise<void>, afterBefore = false): Promise<void> {
+  const queue = queueOf(app, afterBefore);
   const part: Part<R> = { row, insert };
   return queue.submit(className, part as Part<unknown>, (parts) => runGroup(parts as readonly Part<R>[]));
 }
 
 /** Creates of `className` waiting for the next group in this process (for tests). */
-export function createsWaiting(app: Pick<AppContext, 'scope'>, className: string): number {
-  return app.scope.get(QUEUE)?.waiting(className) ?? 0;
+export function createsWaiting(app: Pick<AppContext, 'scope'>, className: string, afterBefore = false): number {
+  return app.scope.get(afterBefore ? QUEUE_AFTER_BEFORE : QUEUE)?.waiting(className) ?? 0;
 }
 
 async function runGroup<R>(parts: readonly Part<R>[]): Promise<readonly Settled<void>[]> {

@@ -167,10 +167,10 @@ function withBefore(before: Sql, insert: Sql): Sql {
  * relations (one plain statement), it goes together with concurrent creates of the class
  * (combine-creates.ts); otherwise alone, in its transaction.
  */
-function insertOne(ctx: RequestContext, className: string, row: PreparedCreate): Promise<void> {
+function insertOne(ctx: RequestContext, className: string, row: PreparedCreate, afterBefore: boolean): Promise<void> {
   const { classes } = ctx.app;
   if (row.relations.length || !classes.cached(className) || !classes.knowsAll(className, row.types)) return insertPrepared(ctx, className, [row]);
-  return insertTogether(ctx.app, className, row, (rows) => insertPrepared(ctx, className, rows));
+  return insertTogether(ctx.app, className, row, (rows) => insertPrepared(ctx, className, rows), afterBefore);
 }
 
 /** The created object in wire form, as a fetchWhenSave response shows it. */
@@ -199,7 +199,9 @@ export function createObject(ctx: RequestContext, className: string, body: unkno
     split: splitWriteBody,
     check: (b) => prepareCreate(ctx, className, prepareBody ? prepareBody(b) : b),
     commit: async (prepared, needs) => {
-      await insertOne(ctx, className, prepared);
+      // After a before extension (a beforeSave call to the engine) creates arrive spread out:
+      // they group with fewer inserts in flight (combine-creates.ts).
+      await insertOne(ctx, className, prepared, needs.before);
       // The full object is built only when asked for (fetchWhenSave); most creates answer without it.
       let object: WireObject | undefined;
       const result: Created = {
