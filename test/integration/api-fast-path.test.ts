@@ -67,6 +67,8 @@ function plainText(g: Got): string {
 function comparable(g: Got): { status: number; headers: Record<string, unknown>; body: string } {
   const headers: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(g.headers)) if (k !== 'date') headers[k] = typeof v === 'string' ? masked(v) : v;
+  // The compressed length of a write's answer depends on the id it made; the text is compared.
+  if (headers['content-encoding'] !== undefined) delete headers['content-length'];
   return { status: g.status, headers, body: masked(plainText(g)) };
 }
 
