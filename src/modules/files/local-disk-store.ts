@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { close as fsClose, createReadStream, open as fsOpen, read as fsRead } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
@@ -124,21 +124,31 @@ export class LocalDiskStore implements BlobStore {
     return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
-  async readWhole(location: string, size: number): Promise<Buffer | undefined> {
-    const fh = await open(this.pathOf(location), 'r').catch(() => undefined);
-    if (!fh) return undefined;
-    try {
-      const buf = Buffer.allocUnsafe(size);
-      let got = 0;
-      while (got < size) {
-        const { bytesRead } = await fh.read(buf, got, size - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return got === size ? buf : buf.subarray(0, got);
-    } finally {
-      await fh.close();
-    }
+  /**
+   * Callback fs calls, not a FileHandle: no handle object and promise per call, and the close
+   * is left to run after the bytes are handed back instead of delaying the answer by one more
+   * trip through the thread pool (docs/benchmarks.md, "Files", 2026-11-27 06:20).
+   */
+  readWhole(location: string, size: number): Promise<Buffer | undefined> {
+    const path = this.pathOf(location);
+    return new Promise((resolve, reject) => {
+      fsOpen(path, 'r', (openErr, fd) => {
+        if (openErr) return resolve(undefined);
+        const buf = Buffer.allocUnsafe(size);
+        const finish = (err: Error | null, got: number) => {
+          fsClose(fd, () => {});
+          if (err) reject(err);
+          else resolve(got === size ? buf : buf.subarray(0, got));
+        };
+        const readFrom = (got: number) => {
+          fsRead(fd, buf, got, size - got, got, (err, n) => {
+            if (err || n === 0 || got + n >= size) return finish(err, got + (n || 0));
+            readFrom(got + n);
+          });
+        };
+        readFrom(0);
+      });
+    });
   }
 
   async stat(location: string): Promise<StoredBlob | undefined> {
