@@ -59,3 +59,30 @@ test('destroyed while a write runs: "close" comes only after that write returned
   assert.equal((await fh.stat()).size, big.length);
   await fh.close();
 });
+
+test('a large body is flushed early (fdatasync every syncEvery bytes): bytes, size and md5 unchanged', async () => {
+  const parts = chunks(64, 64 * 1024);
+  const path = join(dir, 'd');
+  const fh = await open(path, 'wx');
+  // 256 KiB between flushes: several early fdatasyncs while the 4 MiB arrive.
+  const sink = new HashingFileSink(fh.fd, 1 << 30, 256 * 1024);
+  await pipeline(Readable.from(parts), sink);
+  await fh.close();
+  const all = Buffer.concat(parts);
+  assert.equal(sink.size, all.length);
+  assert.equal(sink.digest(), md5(all));
+  assert.ok((await readFile(path)).equals(all));
+});
+
+test('destroyed while an early fdatasync may run: "close" comes only after it returned', async () => {
+  const path = join(dir, 'e');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30, 1024);
+  sink.write(Buffer.alloc(4 * 1024 * 1024, 3));
+  sink.write(Buffer.alloc(1024, 4));
+  await new Promise((r) => setImmediate(r));
+  sink.destroy(new Error('client left'));
+  await once(sink, 'close').catch(() => {});
+  await fh.close();
+  assert.ok((await readFile(path)).length >= 4 * 1024 * 1024);
+});
