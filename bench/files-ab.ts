@@ -1,0 +1,186 @@
+/**
+ * `tsx bench/files-ab.ts --a <checkout> [--b <checkout>] [--mode get|put|big] [--rounds 6] [--n 100]
+ * [--size bytes] [--width 1]`: the file service of two checkouts side by side, each one Larder
+ * process (PGlite, local disk) as a child, fed by this process over loopback, a and b
+ * alternating per round (the order swapped every round). Per round and server: the server's CPU
+ * per operation (all its threads, and its main thread alone, from /proc) and the client's wall
+ * median. On a loaded machine wall time swings between rounds; CPU per operation moves much less.
+ *
+ * - get: `--n` GETs of one of ten committed files of `--size` bytes (1 MiB), `--width` at a time.
+ * - put: `--n` uploads (fileTokens + PUT upload_url of one buffer), `--width` at a time.
+ * - big: one upload (streamed from a file) and one download of a `--size` file (use 104857600);
+ *   MB/s of each.
+ * `--b` defaults to this checkout.
+ */
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
+    n: { type: 'string', default: '100' }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+  },
+});
+if (!flags.a) throw new Error('--a <checkout> is required');
+const SIZE = Number(flags.size);
+const N = Number(flags.n);
+const WIDTH = Number(flags.width);
+const KEYS = { 'x-lc-id': BENCH_KEYS.appId, 'x-lc-key': BENCH_KEYS.appKey, 'content-type': 'application/json' };
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+
+function call(url: string, method: string, headers: Record<string, string>, body?: Buffer | string | Readable): Promise<{ status: number; body: Buffer; bytes: number }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      const parts: Buffer[] = [];
+      let bytes = 0;
+      const keep = method !== 'GET';
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keep) parts.push(c);
+      });
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(parts), bytes }));
+    });
+    req.on('error', fail);
+    if (body instanceof Readable) body.pipe(req);
+    else req.end(body);
+  });
+}
+
+/** CPU ms per thread name (tid for the main thread: `main`) of a process. */
+function threadsMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}:${tid}`;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // The thread ended.
+    }
+  }
+  return out;
+}
+
+/** CPU ms (user + system) of a process and of its main thread. */
+function cpuMs(pid: number): { all: number; main: number } {
+  const ticks = (path: string) => {
+    const stat = readFileSync(path, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  };
+  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+async function upload(base: string, body: Buffer | (() => Readable), size: number): Promise<string> {
+  const tk = await call(`${base}/1.1/fileTokens`, 'POST', KEYS, JSON.stringify({ name: 'f.bin', metaData: { size } }));
+  const t = JSON.parse(tk.body.toString()) as { upload_url: string; url: string };
+  const put = await call(t.upload_url, 'PUT', { 'content-type': 'application/octet-stream', 'content-length': String(size) }, typeof body === 'function' ? body() : body);
+  if (put.status !== 200) throw new Error(`PUT ${put.status} ${put.body.toString()}`);
+  return t.url;
+}
+
+async function download(url: string): Promise<void> {
+  const got = await call(url, 'GET', {});
+  if (got.status !== 200 || got.bytes !== SIZE) throw new Error(`GET ${got.status} ${got.bytes}`);
+}
+
+/** Runs f(0..n-1), `width` at a time; the wall time of each call. */
+async function inParallel(n: number, width: number, f: (i: number) => Promise<void>): Promise<number[]> {
+  let next = 0;
+  const walls: number[] = [];
+  await Promise.all(Array.from({ length: Math.min(width, n) }, async () => {
+    while (next < n) {
+      const i = next++;
+      const t = performance.now();
+      await f(i);
+      walls.push(performance.now() - t);
+    }
+  }));
+  return walls;
+}
+
+interface Side {
+  name: string;
+  server: ServerProcess;
+  urls: string[];
+  results: { all: number; main: number; wall: number; extra?: string }[];
+  /** CPU ms per thread name over all rounds, and the operations measured. */
+  threads: Map<string, number>;
+  ops: number;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'larder-files-ab-'));
+  const data = Buffer.alloc(SIZE);
+  for (let i = 0; i + 4 <= data.length; i += 4) data.writeUInt32LE((i * 2654435761) >>> 0, i);
+  const src = join(dir, 'src.bin');
+  await writeFile(src, data);
+  const sides: Side[] = [];
+  try {
+    for (const [name, root] of [['a', flags.a!], ['b', flags.b ?? REPO_ROOT]] as const) {
+      const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
+      sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0 });
+    }
+    const small = SIZE <= 16 * 1024 * 1024;
+    for (const s of sides) {
+      // Warm-up: the JIT and the engine's WASM compile on the first requests.
+      const warm = small ? 30 : 1;
+      for (let i = 0; i < warm; i++) s.urls.push(await upload(s.server.url, small ? data : () => createReadStream(src), SIZE));
+      for (const u of s.urls) await download(u);
+      if (flags.mode === 'get') for (let i = 0; i < 3; i++) for (const u of s.urls.slice(0, 10)) await download(u);
+    }
+    const rounds = Number(flags.rounds);
+    for (let r = 0; r < rounds; r++) {
+      for (const s of r % 2 ? [...sides].reverse() : sides) {
+        const c0 = cpuMs(s.server.pid);
+        const t0 = threadsMs(s.server.pid);
+        let walls: number[];
+        let ops = N;
+        let extra: string | undefined;
+        if (flags.mode === 'get') {
+          walls = await inParallel(N, WIDTH, (i) => download(s.urls[i % 10]));
+        } else if (flags.mode === 'put') {
+          walls = await inParallel(N, WIDTH, async () => void (await upload(s.server.url, data, SIZE)));
+        } else {
+          ops = 1;
+          let t = performance.now();
+          const url = await upload(s.server.url, () => createReadStream(src), SIZE);
+          const up = performance.now() - t;
+          t = performance.now();
+          await download(url);
+          const down = performance.now() - t;
+          walls = [up];
+          extra = `up ${(SIZE / 1048576 / (up / 1000)).toFixed(0)} MB/s, down ${(SIZE / 1048576 / (down / 1000)).toFixed(0)} MB/s`;
+        }
+        const c1 = cpuMs(s.server.pid);
+        for (const [k, v] of threadsMs(s.server.pid)) s.threads.set(k, (s.threads.get(k) ?? 0) + v - (t0.get(k) ?? 0));
+        s.ops += ops;
+        s.results.push({ all: (c1.all - c0.all) / ops, main: (c1.main - c0.main) / ops, wall: median(walls), extra });
+        const last = s.results[s.results.length - 1];
+        console.log(`round ${r + 1} ${s.name}: server CPU ${last.all.toFixed(2)} ms/op (main thread ${last.main.toFixed(2)}), wall median ${last.wall.toFixed(2)} ms${extra ? `; ${extra}` : ''}; load ${loadavg()[0].toFixed(1)}`);
+      }
+    }
+    console.log(`mode ${flags.mode}, ${N} ops of ${SIZE} bytes per round, width ${WIDTH}; a = ${flags.a}, b = ${flags.b ?? REPO_ROOT}`);
+    for (const s of sides) {
+      const col = (k: 'all' | 'main' | 'wall') => s.results.map((x) => x[k].toFixed(2)).join(' / ');
+      console.log(`${s.name} threads, CPU ms/op over all rounds: ${[...s.threads].filter(([, v]) => v / s.ops >= 0.05).map(([k, v]) => `${k} ${(v / s.ops).toFixed(2)}`).join(', ')}`);
+      console.log(`${s.name}: CPU/op median ${median(s.results.map((x) => x.all)).toFixed(2)} ms [${col('all')}]; main ${median(s.results.map((x) => x.main)).toFixed(2)} [${col('main')}]; wall median ${median(s.results.map((x) => x.wall)).toFixed(2)} ms [${col('wall')}]`);
+    }
+  } finally {
+    for (const s of sides) await s.server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
