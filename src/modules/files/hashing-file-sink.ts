@@ -16,7 +16,7 @@ export const SINK_BUFFER_BYTES = 256 * 1024;
  * bytes written, an fdatasync runs in the thread pool next to the next writes (never two at
  * once). Otherwise the whole file stays dirty in the page cache until the final fsync, which
  * then waits for all of it after the last byte came (about 75 ms for 100 MB here, 15 % of the
- * upload; docs/benchmarks.md, "Files", 2026-11-27). Small files never reach it.
+ * upload; docs/benchmarks.md, "Downloads and large uploads"). Small files never reach it.
  */
 export const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
 

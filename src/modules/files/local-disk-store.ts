@@ -127,7 +127,7 @@ export class LocalDiskStore implements BlobStore {
   /**
    * Callback fs calls, not a FileHandle: no handle object and promise per call, and the close
    * is left to run after the bytes are handed back instead of delaying the answer by one more
-   * trip through the thread pool (docs/benchmarks.md, "Files", 2026-11-27 06:20).
+   * trip through the thread pool (docs/benchmarks.md, "Downloads and large uploads").
    */
   readWhole(location: string, size: number): Promise<Buffer | undefined> {
     const path = this.pathOf(location);
