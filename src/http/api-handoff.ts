@@ -13,13 +13,6 @@ export type Settled = { response: ApiResponse } | { error: unknown; retryAfter?:
 /** The requests handed to the route with their outcome (one map per server). */
 export type HandedOff = WeakMap<IncomingMessage, Settled>;
 
-/** The outcome the fast path got for this request, if any; once. */
-export function takeSettled(handed: HandedOff, req: IncomingMessage): Settled | undefined {
-  const s = handed.get(req);
-  if (s) handed.delete(req);
-  return s;
-}
-
 /**
  * Records the outcome and lets Fastify route the request. When the fast path has read the
  * body already, the request is made to say it has none (no content type, length 0): Fastify

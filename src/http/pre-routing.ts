@@ -32,3 +32,13 @@ export function beforeFastify(server: FastifyInstance, handler: PreRoute): boole
   });
   return true;
 }
+
+/**
+ * What a pre-routing handler left for the Fastify route of a request it handed over (the
+ * outcome it already got, so the route never serves the request twice); once.
+ */
+export function takeHandedOver<T>(handed: WeakMap<IncomingMessage, T>, req: IncomingMessage): T | undefined {
+  const value = handed.get(req);
+  if (value !== undefined) handed.delete(req);
+  return value;
+}

@@ -16,9 +16,9 @@ import { corsPolicy, fastifyTrustProxy } from './cors-proxy.ts';
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from './http-policy.ts';
 import { createRateLimiter, NO_RATE_LIMITS } from './rate-limit.ts';
 import { answerApi } from './api-request.ts';
-import { takeSettled, type HandedOff } from './api-handoff.ts';
+import type { HandedOff } from './api-handoff.ts';
 import { apiFastPath } from './api-fast-path.ts';
-import { beforeFastify } from './pre-routing.ts';
+import { beforeFastify, takeHandedOver } from './pre-routing.ts';
 import { parseQueryString } from './query-string.ts';
 
 /** What the HTTP server needs. */
@@ -111,7 +111,7 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   const handed: HandedOff = new WeakMap();
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     // A request the fast path answered and left to Fastify to send (api-handoff.ts).
-    const settled = takeSettled(handed, req.raw);
+    const settled = takeHandedOver(handed, req.raw);
     if (settled && 'error' in settled) {
       if (settled.retryAfter !== undefined) void reply.header('retry-after', String(settled.retryAfter));
       throw settled.error;

@@ -7,10 +7,11 @@ import { createsWaiting, insertTogether, MAX_IN_FLIGHT, MAX_IN_FLIGHT_AFTER_BEFO
 import { settle } from './same-row-queue.ts';
 
 /**
- * Holds MAX_IN_FLIGHT inserts of `cls` in flight, so that the next creates wait and form one
+ * Holds MAX_IN_FLIGHT inserts of `cls` in flight (MAX_IN_FLIGHT_AFTER_BEFORE of creates that went
+ * through a before extension, with `afterBefore`), so that the next creates wait and form one
  * group; `insert` records every statement (its rows) and fails as `fail` says.
  */
-function setup(fail: (rows: readonly string[]) => Error | undefined = () => undefined) {
+function setup(fail: (rows: readonly string[]) => Error | undefined = () => undefined, afterBefore = false) {
   const app = { scope: new AppScope(defaultSettings()) };
   const statements: string[][] = [];
   let release!: () => void;
@@ -20,7 +21,8 @@ function setup(fail: (rows: readonly string[]) => Error | undefined = () => unde
     const err = fail(rows);
     if (err) throw err;
   };
-  const blockers = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held));
+  const inFlight = afterBefore ? MAX_IN_FLIGHT_AFTER_BEFORE : MAX_IN_FLIGHT;
+  const blockers = Array.from({ length: inFlight }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held, afterBefore));
   return { app, statements, insert, release, blockers };
 }
 
@@ -59,14 +61,7 @@ test('any other failure of the group reaches each of its creates, without runnin
 });
 
 test('creates that went through a before extension group once MAX_IN_FLIGHT_AFTER_BEFORE are in flight, apart from the others', async () => {
-  const app = { scope: new AppScope(defaultSettings()) };
-  const statements: string[][] = [];
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const insert = async (rows: readonly string[]) => {
-    statements.push([...rows]);
-  };
-  const blockers = Array.from({ length: MAX_IN_FLIGHT_AFTER_BEFORE }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held, true));
+  const { app, statements, insert, release, blockers } = setup(undefined, true);
   const group = ['a', 'b'].map((r) => insertTogether(app, 'C', r, insert, true));
   assert.equal(createsWaiting(app, 'C', true), 2);
   // Creates without a before extension keep their own, wider, in-flight allowance.

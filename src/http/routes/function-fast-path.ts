@@ -39,13 +39,6 @@ export type Prefetched = { answer: StreamedAnswer } | { error: unknown; retryAft
 /** Requests the fast path handed to the route, with what it got for them (one map per server). */
 export type PrefetchedCalls = WeakMap<IncomingMessage, Prefetched>;
 
-/** The engine's answer (or the failure) the fast path got for this request, if any; once. */
-export function takePrefetched(calls: PrefetchedCalls, req: IncomingMessage): Prefetched | undefined {
-  const p = calls.get(req);
-  if (p) calls.delete(req);
-  return p;
-}
-
 /** What decides whether the fast path may answer at all (the server's settings). */
 export interface FastPathSettings {
   policy: HttpPolicy;

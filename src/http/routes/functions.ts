@@ -17,8 +17,8 @@ import type { HttpPolicy } from '../http-policy.ts';
 import { callerFromHeaders, fromFallbackBody, type CallerInfo } from '../credentials.ts';
 import { parseJsonBody } from '../json-body.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-import { beforeFastify } from '../pre-routing.ts';
-import { functionFastPath, takePrefetched, type PrefetchedCalls } from './function-fast-path.ts';
+import { beforeFastify, takeHandedOver } from '../pre-routing.ts';
+import { functionFastPath, type PrefetchedCalls } from './function-fast-path.ts';
 import { addAddressHeaders, admitCall, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
@@ -77,7 +77,7 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
 async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCalls, limiter: RateLimiter, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const limit = app.cloud?.options.bodyLimitBytes ?? serverLimit;
   // Sent by the fast path already (function-fast-path.ts), which left the answer to this route.
-  const prefetched = takePrefetched(calls, req.raw);
+  const prefetched = takeHandedOver(calls, req.raw);
   if (prefetched && 'error' in prefetched) {
     if (prefetched.retryAfter !== undefined) void reply.header('retry-after', String(prefetched.retryAfter));
     throw prefetched.error;
