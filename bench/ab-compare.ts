@@ -1,11 +1,14 @@
 /**
- * `tsx bench/ab-compare.ts --root <baseline checkout> [--only get,range] [--duration 3] [--rounds 4] [--workers 2]`
+ * `tsx bench/ab-compare.ts --root <baseline checkout> [--only get,range] [--duration 3] [--rounds 4] [--workers 2]
+ *   [--workers-a N] [--env-a K=V,K=V] [--env-b K=V,K=V] [--each]`
  *
  * A/B comparison on a busy machine: starts the baseline checkout's server and this checkout's
  * server side by side (each on its own schema with the same seeded data) and alternates short
  * load runs between them, so both see the same background load on average. Prints each
  * side's throughput, CPU time per operation (server processes, their PostgreSQL backends)
- * and peak RSS, and B/A. For tuning by hand; not part of `npm run bench`.
+ * and peak RSS, and B/A. `--workers-a` gives side A another worker count and `--env-a`/`--env-b`
+ * extra server settings (e.g. LARDER_POOL_SIZE=8), so one checkout can be compared with itself
+ * (`--root .`). For tuning by hand; not part of `npm run bench`.
  */
 import type pg from 'pg';
 import { BENCH_CLASS } from './bench-data.ts';
@@ -68,6 +71,16 @@ async function backends(pool: pg.Pool): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
+/** `K=V,K=V` as an environment object. */
+function envArg(name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of arg(name, '').split(',').filter(Boolean)) {
+    const i = kv.indexOf('=');
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const root = arg('--root', '');
   if (!root) throw new Error('--root <baseline checkout> is required');
@@ -79,7 +92,11 @@ async function main(): Promise<void> {
   await ensureDatabase(url);
   const sides: Side[] = [];
   try {
-    for (const [label, r] of [['A (baseline)', root], ['B (this checkout)', undefined]] as const) {
+    const sideSpecs = [
+      ['A (baseline)', root, Number(arg('--workers-a', String(workers))), envArg('--env-a')],
+      ['B (this checkout)', undefined, workers, envArg('--env-b')],
+    ] as const;
+    for (const [label, r, n, env] of sideSpecs) {
       const schema = freshSchemaName();
       const pool = openPool(url, schema, 2);
       const storage = { kind: 'postgres' as const, url, schema };
@@ -87,7 +104,7 @@ async function main(): Promise<void> {
       const seeded = await seed(seeder.url, 10_000, pool).finally(() => seeder.stop());
       await addIndexesWithCli(storage, BENCH_CLASS, ['score', 'category']);
       await pool.query(`ANALYZE "${BENCH_CLASS}"`);
-      const server = await startServer(storage, workers, { root: r });
+      const server = await startServer(storage, n, { root: r, env });
       const work = workloads({ benchIds: seeded.benchIds, ownerIds: seeded.ownerIds, hotId: seeded.benchIds[0] });
       sides.push({ label, server, pool, schema, work, ok: new Map(), secs: new Map(), larderCpu: new Map(), pgCpu: new Map(), rounds: new Map(), rss: 0 });
     }
@@ -111,7 +128,9 @@ async function main(): Promise<void> {
           add(s.secs, res.durationSec);
           const larder = cpuSec(serverPids) - l0;
           add(s.larderCpu, larder);
-          add(s.pgCpu, cpuSec(pgPids) - p0);
+          // Backends the pools opened during the round (after an idle one closed) count from zero.
+          const opened = (await backends(s.pool)).filter((pid) => !pgPids.includes(pid));
+          add(s.pgCpu, cpuSec(pgPids) - p0 + cpuSec(opened));
           const perObject = Math.round((larder * 1e6) / Math.max(1, res.ok * w.objectsPerOp));
           s.rounds.set(key, [...(s.rounds.get(key) ?? []), perObject]);
           if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms, server CPU ${perObject} us per object`);
