@@ -34,6 +34,12 @@ export interface AppContext {
   smsSender?: SmsSender;
   /** The app's LeanEngine (LARDER_ENGINE_URL): cloud functions and hooks; absent when not configured. */
   cloud?: CloudCode;
+  /**
+   * Processes serving the app from one database (`--workers`; 1 when absent). Work this process
+   * keeps in flight on behalf of all of them (grouped writes: src/objects/group-slots.ts) is
+   * divided among them.
+   */
+  readonly processes?: number;
   /** Clock of expiring secrets (mail links, SMS codes); the system clock when absent. */
   clock?: () => Date;
 }

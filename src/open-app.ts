@@ -22,6 +22,8 @@ export interface OpenAppOptions {
   smsSender?: SmsSender;
   /** The app's LeanEngine, when one is configured; started (hook list loaded) here. */
   cloud?: CloudCode;
+  /** Processes serving the app from this database (`--workers`): AppContext.processes. */
+  processes?: number;
 }
 
 /** Migrates the database, then loads the app's keys, settings and class catalogue. */
@@ -45,6 +47,7 @@ export async function openApp(opts: OpenAppOptions): Promise<{ app: AppContext; 
     mailer: opts.mailer,
     smsSender: opts.smsSender,
     cloud: opts.cloud,
+    processes: opts.processes,
   };
   // Role, session, settings and class-permission changes made by other processes.
   await startInvalidationListener(app);

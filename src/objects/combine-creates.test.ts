@@ -72,3 +72,17 @@ test('creates that went through a before extension group once MAX_IN_FLIGHT_AFTE
   assert.deepEqual(statements, [['plain'], ['a', 'b']]);
   assert.equal(createsWaiting(app, 'C', true), 0);
 });
+
+test('with two processes serving the app each keeps half of MAX_IN_FLIGHT inserts in flight', async () => {
+  const app = { scope: new AppScope(defaultSettings()), processes: 2 };
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const statements: string[][] = [];
+  const insert = async (rows: readonly string[]) => void statements.push([...rows]);
+  const blockers = Array.from({ length: MAX_IN_FLIGHT / 2 }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held));
+  const group = ['a', 'b'].map((r) => insertTogether(app, 'C', r, insert));
+  assert.equal(createsWaiting(app, 'C'), 2, 'the process\'s share is in flight: the next creates wait');
+  release();
+  await Promise.all([...blockers, ...group]);
+  assert.deepEqual(statements, [['a', 'b']]);
+});

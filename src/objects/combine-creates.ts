@@ -16,6 +16,7 @@
 import type { AppContext } from '../app-context.ts';
 import { appSlot } from '../app-scope.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { slotsOfProcess } from './group-slots.ts';
 import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 
 /**
@@ -27,9 +28,10 @@ import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 const MAX_GROUP = 16;
 
 /**
- * Inserts of one class running at once per process before later ones wait and combine. Above
- * one, so that a few concurrent clients never wait for each other (as with a pool of separate
- * statements); low, so that under load the waiting creates form groups.
+ * Inserts of one class running at once (in the whole server: each of several processes keeps its
+ * share, group-slots.ts) before later ones wait and combine. Above one, so that a few concurrent
+ * clients never wait for each other (as with a pool of separate statements); low, so that under
+ * load the waiting creates form groups.
  */
 export const MAX_IN_FLIGHT = 8;
 
@@ -54,10 +56,10 @@ const QUEUE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.createQueue');
 /** The same for creates that went through a before extension (MAX_IN_FLIGHT_AFTER_BEFORE). */
 const QUEUE_AFTER_BEFORE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.createQueueAfterBefore');
 
-function queueOf(app: Pick<AppContext, 'scope'>, afterBefore: boolean): SameRowQueue<Part<unknown>, void> {
+function queueOf(app: Pick<AppContext, 'scope' | 'processes'>, afterBefore: boolean): SameRowQueue<Part<unknown>, void> {
   return afterBefore
     ? app.scope.ensure(QUEUE_AFTER_BEFORE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT_AFTER_BEFORE))
-    : app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT));
+    : app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, slotsOfProcess(MAX_IN_FLIGHT, app.processes)));
 }
 
 /** Errors PostgreSQL raises for a row's content before anything is written (driver-errors.ts). */
@@ -73,7 +75,7 @@ function refusedRow(err: unknown): boolean {
  * are interchangeable: the group runs its first member's). `afterBefore`: the create went through
  * a before extension (MAX_IN_FLIGHT_AFTER_BEFORE).
  */
-export function insertTogether<R>(app: Pick<AppContext, 'scope'>, className: string, row: R, insert: (rows: readonly R[]) => Promise<void>, afterBefore = false): Promise<void> {
+export function insertTogether<R>(app: Pick<AppContext, 'scope' | 'processes'>, className: string, row: R, insert: (rows: readonly R[]) => Promise<void>, afterBefore = false): Promise<void> {
   const queue = queueOf(app, afterBefore);
   const part: Part<R> = { row, insert };
   return queue.submit(className, part as Part<unknown>, (parts) => runGroup(parts as readonly Part<R>[]));

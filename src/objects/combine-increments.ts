@@ -20,6 +20,7 @@ import type { Database } from '../storage/database.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import type { ParsedWrite } from '../model/write-ops.ts';
 import type { WritePlan } from '../plan/index.ts';
+import { slotsOfProcess } from './group-slots.ts';
 import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 import { toIso } from './timestamps.ts';
 import type { Updated } from './update-object.ts';
@@ -51,7 +52,8 @@ interface RowPart extends Part {
 
 /**
  * Lone Increments (one per row at a time: the queue above) of one class and field with the same
- * row tests: up to ROWS_IN_FLIGHT run at once, each alone as before; those that arrive while that
+ * row tests: up to ROWS_IN_FLIGHT run at once (in the whole server: each of several processes keeps
+ * its share, group-slots.ts), each alone as before; those that arrive while that
  * many are in flight go together as one UPDATE of several rows (as creates do, combine-creates.ts).
  */
 const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRowsQueue');
@@ -71,7 +73,7 @@ export function soleIncrement(parsed: ParsedWrite): { field: string; amount: num
  * Runs one Increment, together with concurrent ones of the same target and row tests (same
  * caller rights), or alone through `alone` when none is in flight.
  */
-export function incrementTogether(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, amount: number, alone: () => Promise<Updated>): Promise<Updated> {
+export function incrementTogether(app: Pick<AppContext, 'db' | 'scope' | 'processes'>, target: IncrementTarget, amount: number, alone: () => Promise<Updated>): Promise<Updated> {
   const { db } = app;
   const queue = app.scope.ensure(QUEUE, () => new SameRowQueue<Part, Updated>(MAX_GROUP));
   const { writable, matches } = target.rowTests;
@@ -92,8 +94,8 @@ export function rowIncrementsWaiting(app: Pick<AppContext, 'scope'>, target: Omi
 }
 
 /** A row's lone Increment: alone, or with lone Increments of other rows when enough are in flight. */
-function incrementRows(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, part: Part): Promise<Updated> {
-  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, ROWS_IN_FLIGHT));
+function incrementRows(app: Pick<AppContext, 'db' | 'scope' | 'processes'>, target: IncrementTarget, part: Part): Promise<Updated> {
+  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, slotsOfProcess(ROWS_IN_FLIGHT, app.processes)));
   return queue.submit(rowsKey(target), { ...part, objectId: target.objectId }, (rows) => runRows(app.db, target, rows));
 }
 
@@ -102,7 +104,7 @@ function refusedValue(err: unknown): boolean {
   return err instanceof ApiError && err.errorName === 'incorrectType';
 }
 
-async function runGroup(app: Pick<AppContext, 'db' | 'scope'>, target: IncrementTarget, parts: readonly Part[]): Promise<readonly Settled<Updated>[]> {
+async function runGroup(app: Pick<AppContext, 'db' | 'scope' | 'processes'>, target: IncrementTarget, parts: readonly Part[]): Promise<readonly Settled<Updated>[]> {
   if (parts.length === 1) return [await settle(() => incrementRows(app, target, parts[0]))];
   const { db } = app;
   let row: { updatedAt: unknown; each: unknown } | undefined;

@@ -4,6 +4,8 @@ import { forEachEngine } from './harness/engines.ts';
 import { incrementTogether, rowIncrementsWaiting, ROWS_IN_FLIGHT } from '../../src/objects/combine-increments.ts';
 import type { Updated } from '../../src/objects/update-object.ts';
 import { ident, sql } from '../../src/sql/fragment.ts';
+import { AppScope } from '../../src/app-scope.ts';
+import { defaultSettings } from '../../src/settings/app-settings.ts';
 
 // Lone Increments of different rows that arrive while ROWS_IN_FLIGHT are in flight go as one
 // UPDATE (src/objects/combine-increments.ts, runRows); each answers as it would alone.
@@ -131,5 +133,22 @@ forEachEngine('increments of several rows', (h) => {
       assert.deepEqual(mine, [1, 2, 3, 4, 5, 6, 7, 8]);
       assert.equal(await value(id, 'n'), 8);
     }
+  });
+
+  test('with two processes serving the app, each groups once half of ROWS_IN_FLIGHT are in flight', async () => {
+    const app = { db: h().app.db, scope: new AppScope(defaultSettings()), processes: 2 };
+    const ids = [await create({ n: 1 }), await create({ n: 2 })];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const blockers = Array.from({ length: ROWS_IN_FLIGHT / 2 }, (_, i) =>
+      incrementTogether(app, { className: CLASS, objectId: `heldp${i}`, field: 'n', rowTests: master }, 0, async () => {
+        await held;
+        return { updatedAt: 'held', changed: {} };
+      }));
+    const group = ids.map((id) => incrementTogether(app, { className: CLASS, objectId: id, field: 'n', rowTests: master }, 1, notAlone));
+    assert.equal(rowIncrementsWaiting(app, { className: CLASS, field: 'n', rowTests: master }), 2, 'the process\'s share is in flight');
+    release();
+    await Promise.all(blockers);
+    assert.deepEqual((await Promise.all(group)).map((u) => u.changed), [{ n: 2 }, { n: 3 }]);
   });
 });
