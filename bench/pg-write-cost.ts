@@ -1,10 +1,12 @@
 /**
- * `tsx bench/pg-write-cost.ts [--rows 10000] [--n 2000] [--rounds 3] [--only insert,update]`
+ * `tsx bench/pg-write-cost.ts [--rows 10000] [--n 2000] [--rounds 3] [--only insert,update,rows]`
  *
  * PostgreSQL backend CPU per statement of a create's INSERT and a random increment's UPDATE, as
  * Larder sends them (named prepared statements), on a class table of Larder's shape (default
  * indexes + one field index, as the peer bench's `Bench`), with variants of the statement and of
  * the table's indexes, interleaved over rounds on one connection. CPU from /proc/<backend>/stat.
+ * `rows`: the UPDATE of 8 random rows' Increments (combine-increments.ts runRows), with the rows
+ * locked first in a CTE (FOR UPDATE SKIP LOCKED) and without; reported per row.
  * For deciding what the database side of issue 16 can save; not part of `npm run bench`.
  */
 import pg from 'pg';
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
     }
     const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const backend = rows[0].pid;
-    type Variant = { label: string; run: (i: number) => Promise<unknown> };
+    type Variant = { label: string; run: (i: number) => Promise<unknown>; writes?: number };
     const variants: Variant[] = [];
     if (only.includes('insert')) {
       for (const t of tables.filter((x) => x.name !== 'Hot')) {
@@ -106,6 +108,29 @@ async function main(): Promise<void> {
       variant('Full', 'ret-field', `"updatedAt", jsonb_build_object('counter', data->'counter') AS data`);
       for (const t of ['NoGin', 'NoUpdatedAt', 'NoFieldIdx', 'Hot']) variant(t, 'ret-data', `"updatedAt", data`);
     }
+    if (only.includes('rows')) {
+      const list = ids.get('Full') ?? [];
+      const set = `data = data || jsonb_build_object('counter', to_jsonb(larder_finite(larder_num(data->'counter') + u.a))), "updatedAt" = $3::timestamptz`;
+      const texts = {
+        lock: `WITH l AS (SELECT "objectId" FROM "Full" WHERE "objectId" = ANY($1::text[]) FOR UPDATE SKIP LOCKED)
+    UPDATE "Full" SET ${set} FROM unnest($1::text[], $2::numeric[]) AS u(id, a) JOIN l ON l."objectId" = u.id
+    WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
+        plain: `UPDATE "Full" SET ${set} FROM unnest($1::text[], $2::numeric[]) AS u(id, a)
+    WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
+      };
+      for (const [label, text] of Object.entries(texts)) {
+        variants.push({
+          label: `rows of 8 ${label}`,
+          writes: 8,
+          run: () => {
+            const pick = new Set<string>();
+            while (pick.size < 8) pick.add(list[Math.floor(Math.random() * list.length)]);
+            const sorted = [...pick].sort();
+            return c.query({ name: `rows_${label}`, text, values: [sorted, sorted.map(() => 1), new Date().toISOString(), ['*']] });
+          },
+        });
+      }
+    }
     const us = new Map<string, number[]>();
     for (const v of variants) for (let i = 0; i < 200; i++) await v.run(i); // warm: prepare, cache
     for (let r = 0; r < ROUNDS; r++) {
@@ -114,7 +139,7 @@ async function main(): Promise<void> {
         for (let i = 0; i < N; i++) await v.run(i);
         const after = cpuOf([backend]).get(backend) ?? 0;
         const list = us.get(v.label) ?? [];
-        list.push(Math.round(((after - before) * 1e6) / N));
+        list.push(Math.round(((after - before) * 1e6) / (N * (v.writes ?? 1))));
         us.set(v.label, list);
       }
     }
