@@ -151,4 +151,26 @@ forEachEngine('increments of several rows', (h) => {
     await Promise.all(blockers);
     assert.deepEqual((await Promise.all(group)).map((u) => u.changed), [{ n: 2 }, { n: 3 }]);
   });
+
+  test('two processes\' groups over the same 5 rows (160 Increments): none lost, distinct values per row', async () => {
+    // Two apps on one database, each with its own queues, as two workers are: their groups meet
+    // on the same rows, where one statement skips what the other holds and that Increment runs alone.
+    const ids = await Promise.all([0, 0, 0, 0, 0].map((n) => create({ n })));
+    const processes = [0, 1].map(() => ({ db: h().app.db, scope: new AppScope(defaultSettings()), processes: 2 }));
+    const alone = (objectId: string) => async (): Promise<Updated> => {
+      const [row] = await h().db.query<{ n: number }>(sql`UPDATE ${ident(CLASS)} SET data = data || jsonb_build_object('n', (data->>'n')::numeric + 1)
+        WHERE "objectId" = ${objectId} RETURNING (data->>'n')::float8 AS n`);
+      return { updatedAt: 'alone', changed: { n: row.n } };
+    };
+    const all = Array.from({ length: 160 }, (_, i) => {
+      const objectId = ids[i % 5];
+      return incrementTogether(processes[(i >> 1) % 2], { className: CLASS, objectId, field: 'n', rowTests: master }, 1, alone(objectId));
+    });
+    const got = await Promise.all(all);
+    for (const [k, id] of ids.entries()) {
+      const mine = got.filter((_, i) => i % 5 === k).map((u) => Number(u.changed.n)).sort((x, y) => x - y);
+      assert.deepEqual(mine, Array.from({ length: 32 }, (_, i) => i + 1));
+      assert.equal(await value(id, 'n'), 32);
+    }
+  });
 });
