@@ -11,6 +11,7 @@ import { isReservedField } from '../query/parse-key.ts';
 import { ident, sql, type Sql } from '../sql/fragment.ts';
 import { indexName } from '../storage/class-table.ts';
 import type { Database } from '../storage/database.ts';
+import { forgetAccessPaths } from '../storage/table-access-paths.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import { checkClassName, isValidKeyName } from '../model/names.ts';
 import type { FieldType } from '../model/class-schema.ts';
@@ -118,6 +119,8 @@ async function dropIndexByName(db: Database, name: string): Promise<void> {
  */
 async function analyze(db: Database, className: string): Promise<void> {
   await db.exec(`ANALYZE ${render(ident(className))}`);
+  // Which of its queries may run prepared depends on its indexes (plan/reusable-shape.ts).
+  forgetAccessPaths(db, className);
 }
 
 async function loadRecords(db: Database, className: string): Promise<IndexRecord[]> {
@@ -197,6 +200,7 @@ export async function dropIndex(deps: IndexDeps, className: string, field: strin
   const record = (await loadRecords(deps.db, className)).find((r) => r.field === field);
   if (!record) throw new ApiError('invalidQuery', `There is no index on ${className}.${field} made with 'index add'.`);
   await dropIndexByName(deps.db, record.name);
+  forgetAccessPaths(deps.db, className);
   await saveRecord(deps.db, className, field, undefined);
   return record;
 }

@@ -1,7 +1,8 @@
 import type { RequestContext } from '../app-context.ts';
-import { accessOf, droppedFrom, planQuery, type Access, type QueryPlan } from '../plan/index.ts';
+import { accessOf, droppedFrom, planQuery, reusableShape, type Access, type QueryPlan } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
+import { accessPaths } from '../storage/table-access-paths.ts';
 import { readPage, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
@@ -40,6 +41,16 @@ interface FindPlan {
   withAcl: boolean;
 }
 
+/**
+ * Whether the page statement may run prepared (plan/reusable-shape.ts). The table's indexes are
+ * read (cached) only for the readers that can qualify: the master key and anonymous callers.
+ */
+async function reusable(ctx: RequestContext, className: string, plan: FindPlan): Promise<boolean> {
+  const { readers } = plan.access;
+  if (!plan.query.shape || (readers !== null && (readers.length !== 1 || readers[0] !== '*'))) return false;
+  return reusableShape(plan.query.shape, readers, await accessPaths(ctx.app.db, className));
+}
+
 /** Runs the checks of a class query and plans it; undefined for an unknown class. */
 async function planFind(ctx: RequestContext, className: string, q: FindQuery): Promise<FindPlan | undefined> {
   const schema = await ctx.app.classes.find(className);
@@ -72,7 +83,8 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
   if (q.count) out.count = await countOf(ctx, plan);
   if (q.limit > 0) {
     const { table, filter, order } = plan.query;
-    const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl });
+    const reuse = await reusable(ctx, className, plan);
+    const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse });
     out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
   }
   return out;
@@ -102,7 +114,8 @@ export async function findObjectsJson(ctx: RequestContext, className: string, q:
   if (plan.withAcl || !plan.query.view.textEncodable || hasRelationFields(plan.schema)) return runFind(ctx, className, plan, q);
   const count = q.count ? await countOf(ctx, plan) : undefined;
   const { table, filter, order } = plan.query;
-  const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: false });
+  const reuse = await reusable(ctx, className, plan);
+  const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: false, reuse });
   if (rows.some(mayHoldFile)) {
     // File references are expanded on the parsed objects, as findObjects does.
     const results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));

@@ -15,6 +15,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { sql, type Sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
 import type { Queryable } from '../storage/database.ts';
+import { preparedShape } from '../storage/prepared-statements.ts';
 
 /** Largest total of document text one page may hold, bytes (64 MiB, as a batch answer). */
 export const MAX_PAGE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -28,6 +29,8 @@ export interface PageQuery {
   skip: number;
   /** Also read the `acl` column (shown ACLs). */
   acl: boolean;
+  /** Run the page statement prepared: the planner found its shape safe for that (plan/reusable-shape.ts). */
+  reuse?: boolean;
 }
 
 /**
@@ -103,7 +106,9 @@ function pageSelect(q: PageQuery, fits: Sql): Sql {
  * make it 154. Either way at most about the bound of document text is held at once.
  */
 export async function readPage<R extends PageRow>(db: Queryable, q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<R[]> {
-  const rows = await db.query<StatementRow<R>>(pageStatement(q, maxBytes));
+  const statement = pageStatement(q, maxBytes);
+  // Only this statement is prepared: the running-sum one runs only on pages with a large document.
+  const rows = await db.query<StatementRow<R>>(q.reuse ? preparedShape(statement) : statement);
   if (!rows.some((r) => r.data_text === null)) return rows as R[];
   // Let go of the rows within their share before the second statement's rows arrive.
   rows.length = 0;

@@ -14,6 +14,7 @@ import { readAcl } from './acl.ts';
 import { checkConditionFields, checkOrderFields, fieldView, type FieldView } from './field-policy.ts';
 import { checkInnerQueries } from './inner-queries.ts';
 import type { Access } from './read-access.ts';
+import { queryShape, type QueryShape } from './reusable-shape.ts';
 
 /** What a read asks for. */
 export interface QueryRequest {
@@ -42,6 +43,8 @@ export interface QueryPlan {
   readonly cond: Condition;
   /** How rows are shown to the caller. */
   readonly view: FieldView;
+  /** The fields its statement reads by, when it may be prepared at all (reusable-shape.ts). */
+  readonly shape: QueryShape | undefined;
 }
 
 const DEFAULT_ORDER = sql`"createdAt", "objectId"`;
@@ -63,6 +66,7 @@ export async function planQuery(access: Access, schema: ClassSchema, q: QueryReq
     whereOnly: compiled.condition,
     order,
     cond,
+    shape: queryShape(cond, q.order, schema),
     view: protect.length && !access.master ? { ...view, invisible: [...view.invisible, ...protect], selfId: undefined, textEncodable: false } : view,
   };
 }

@@ -5,7 +5,7 @@ import type { Sql } from '../sql/fragment.ts';
 import type { Database } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
 import { PgliteHost, type PgliteHostOptions } from './pglite-host.ts';
-import { isPrepared } from './prepared-statements.ts';
+import { statementName } from './prepared-statements.ts';
 import { isHeavy } from './heavy-lane.ts';
 
 /** Options for the embedded engine. `dataDir` undefined means a temporary database (tests). */
@@ -51,7 +51,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
   }
   const query = <R>(statement: Sql): Promise<R[]> => {
     const { text, values } = statement.toQuery();
-    return run<R>(host.query(text, values, isPrepared(statement), isHeavy(statement)));
+    return run<R>(host.query(text, values, statementName(statement, text) !== undefined, isHeavy(statement)));
   };
   return {
     engine: 'pglite',
@@ -62,7 +62,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
         work({
           query: <R>(s: Sql) => {
             const { text, values } = s.toQuery();
-            return run<R>(q(text, values, isPrepared(s)));
+            return run<R>(q(text, values, statementName(s, text) !== undefined));
           },
         }),
       );

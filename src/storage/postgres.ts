@@ -4,7 +4,7 @@ import type { Database, Queryable } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
 import { dbPoolWaits, dbPoolWaitSeconds } from '../metrics/core-metrics.ts';
 import { startPgListener, type PgListener } from './pg-listener.ts';
-import { isPrepared, statementName } from './prepared-statements.ts';
+import { statementName } from './prepared-statements.ts';
 
 /** Options for the PostgreSQL engine. */
 export interface PostgresOptions {
@@ -24,7 +24,7 @@ pg.types.setTypeParser(1184, (v) => v);
 async function run<R>(client: pg.Pool | pg.PoolClient, statement: Sql): Promise<R[]> {
   const { text, values } = statement.toQuery();
   // Marked statements run as named prepared statements (planned once per connection).
-  const name = isPrepared(statement) ? statementName(text) : undefined;
+  const name = statementName(statement, text);
   try {
     const res = await client.query(name ? { name, text, values } : { text, values });
     return res.rows as R[];

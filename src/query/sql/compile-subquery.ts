@@ -20,9 +20,21 @@ export type ConditionCompiler = (cond: Condition, ctx: CompileContext) => Sql;
 /** The join table holding every relation. */
 export const RELATIONS_TABLE = '_larder_relations';
 
-/** The ACL filter: `rperm && $readers::text[]`, or TRUE for the master key (readers = null). */
+/** The anonymous reader's ACL filter, with its constant principal in the text (see aclClause). */
+const PUBLIC_ONLY = sql`rperm && '{*}'::text[]`;
+
+/**
+ * The ACL filter: `rperm && $readers::text[]`, or TRUE for the master key (readers = null). A
+ * reader with no user and no role reads by `'*'` alone: that constant of the code base (never
+ * request data) is written into the text, so that the plan of a prepared statement, which is made
+ * without the parameters' values, still sees from the statistics that `'*'` matches most rows of
+ * a public class, and never ANDs the GIN `rperm` index into a bitmap scan (docs/benchmarks.md,
+ * "Prepared statements").
+ */
 export function aclClause(readers: readonly string[] | null): Sql {
-  return readers === null ? raw('TRUE') : sql`rperm && ${[...readers]}::text[]`;
+  if (readers === null) return raw('TRUE');
+  if (readers.length === 1 && readers[0] === '*') return PUBLIC_ONLY;
+  return sql`rperm && ${[...readers]}::text[]`;
 }
 
 /**
