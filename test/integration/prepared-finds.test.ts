@@ -82,5 +82,13 @@ forEachEngine('prepared class queries', (h: () => Harness) => {
     // Other readers' rows: another user sees what the anonymous reader sees.
     const other = await signUp(h());
     assert.deepEqual(ids(await client.get('/1.1/classes/PrepAcl', query, { session: other.sessionToken })), anonymousPage);
+
+    // An index on the ordered field is a second way into the table (read from the catalogue after
+    // `index add`): the same query now runs unprepared, with the same answer.
+    assert.equal((await client.post('/1.1/larder/classes/PrepAcl/indexes', { field: 'score' }, { master: true })).status, 201);
+    const afterIndex = await captured(db, async () => assert.deepEqual(ids(await client.get('/1.1/classes/PrepAcl', query)), anonymousPage));
+    assert.ok(afterIndex.length > 0 && !afterIndex.some(isPreparedShape), 'two indexes serve it: not prepared');
+    const byScore = await captured(db, async () => ids(await client.get('/1.1/classes/PrepAcl', { where: JSON.stringify({ score: { $gte: 3 } }), order: 'score' })));
+    assert.ok(byScore.some(isPreparedShape), 'a range on score ordered by score: one index, prepared');
   });
 });
