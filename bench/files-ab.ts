@@ -7,7 +7,10 @@
  * median. On a loaded machine wall time swings between rounds; CPU per operation moves much less.
  *
  * - get: `--n` GETs of one of ten committed files of `--size` bytes (1 MiB), `--width` at a time.
- * - put: `--n` uploads (fileTokens + PUT upload_url of one buffer), `--width` at a time.
+ * - put: `--n` uploads (fileTokens + PUT upload_url of one buffer), `--width` at a time; with
+ *   `--callback`, each followed by POST /1.1/fileCallback, as the SDKs upload. With
+ *   `--interleave` (one at a time only), a and b take turns upload by upload within a round
+ *   rather than round by round, so that both see the same load.
  * - big: one upload (streamed from a file) and one download of a `--size` file (use 104857600);
  *   MB/s of each.
  * `--b` defaults to this checkout.
@@ -24,7 +27,7 @@ import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
-    n: { type: 'string', default: '100' }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
   },
 });
 if (!flags.a) throw new Error('--a <checkout> is required');
@@ -81,9 +84,13 @@ function cpuMs(pid: number): { all: number; main: number } {
 
 async function upload(base: string, body: Buffer | (() => Readable), size: number): Promise<string> {
   const tk = await call(`${base}/1.1/fileTokens`, 'POST', KEYS, JSON.stringify({ name: 'f.bin', metaData: { size } }));
-  const t = JSON.parse(tk.body.toString()) as { upload_url: string; url: string };
+  const t = JSON.parse(tk.body.toString()) as { upload_url: string; url: string; token: string };
   const put = await call(t.upload_url, 'PUT', { 'content-type': 'application/octet-stream', 'content-length': String(size) }, typeof body === 'function' ? body() : body);
   if (put.status !== 200) throw new Error(`PUT ${put.status} ${put.body.toString()}`);
+  if (flags.callback) {
+    const cb = await call(`${base}/1.1/fileCallback`, 'POST', KEYS, JSON.stringify({ token: t.token, result: true }));
+    if (cb.status !== 200) throw new Error(`fileCallback ${cb.status} ${cb.body.toString()}`);
+  }
   return t.url;
 }
 
@@ -138,7 +145,31 @@ async function main(): Promise<void> {
       if (flags.mode === 'get') for (let i = 0; i < 3; i++) for (const u of s.urls.slice(0, 10)) await download(u);
     }
     const rounds = Number(flags.rounds);
-    for (let r = 0; r < rounds; r++) {
+    for (let r = 0; r < rounds && flags.interleave; r++) {
+      // Upload by upload, a and b in turn (the first of each pair swapped every time): both
+      // servers see the same moments of the machine's load, which changes within seconds here.
+      const acc = sides.map(() => ({ all: 0, main: 0, walls: [] as number[] }));
+      const t0 = sides.map((s) => threadsMs(s.server.pid));
+      for (let i = 0; i < N; i++) {
+        for (const k of i % 2 ? [1, 0] : [0, 1]) {
+          const s = sides[k];
+          const c0 = cpuMs(s.server.pid);
+          const t = performance.now();
+          await upload(s.server.url, data, SIZE);
+          acc[k].walls.push(performance.now() - t);
+          const c1 = cpuMs(s.server.pid);
+          acc[k].all += c1.all - c0.all;
+          acc[k].main += c1.main - c0.main;
+        }
+      }
+      sides.forEach((s, k) => {
+        for (const [name, v] of threadsMs(s.server.pid)) s.threads.set(name, (s.threads.get(name) ?? 0) + v - (t0[k].get(name) ?? 0));
+        s.ops += N;
+        s.results.push({ all: acc[k].all / N, main: acc[k].main / N, wall: median(acc[k].walls) });
+        console.log(`round ${r + 1} ${s.name}: server CPU ${(acc[k].all / N).toFixed(2)} ms/op (main thread ${(acc[k].main / N).toFixed(2)}), wall median ${median(acc[k].walls).toFixed(2)} ms; load ${loadavg()[0].toFixed(1)}`);
+      });
+    }
+    for (let r = 0; r < rounds && !flags.interleave; r++) {
       for (const s of r % 2 ? [...sides].reverse() : sides) {
         const c0 = cpuMs(s.server.pid);
         const t0 = threadsMs(s.server.pid);
