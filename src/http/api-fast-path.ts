@@ -1,7 +1,8 @@
 /**
  * The common object API requests, answered before Fastify routes them (issue 16): GET, POST,
  * PUT and DELETE of `/1.1/classes/<class>[/<id>]`, `/1.1/users[/<id>|/me]`, `/1.1/roles[/<id>]`,
- * `/1.1/login` and `/1.1/batch` (and the same under `/1/`). Fastify's routing, hooks, body
+ * `/1.1/login`, `/1.1/batch`, and the JSON requests of a file upload, `/1.1/fileTokens` and
+ * `/1.1/fileCallback` (and the same under `/1/`). Fastify's routing, hooks, body
  * parser and reply machinery cost about a quarter of the server's CPU on a short request
  * (docs/benchmarks.md, "An API fast path before Fastify"), more than some handlers.
  *
@@ -31,7 +32,7 @@ import { routeFamily } from './route-family.ts';
  * Paths taken: plain segments only (no `%`, `.`, `#`, empty or trailing segment), short enough
  * that Fastify's router takes them to the API route as they are; any query string.
  */
-const PATH = /^\/1(?:\.1)?\/(?:classes\/[A-Za-z_][A-Za-z0-9_]{0,127}(?:\/[A-Za-z0-9_,-]{1,512})?|users(?:\/[A-Za-z0-9_-]{1,128})?|roles(?:\/[A-Za-z0-9_-]{1,128})?|login|batch)(?:\?[^#]*)?$/;
+const PATH = /^\/1(?:\.1)?\/(?:classes\/[A-Za-z_][A-Za-z0-9_]{0,127}(?:\/[A-Za-z0-9_,-]{1,512})?|users(?:\/[A-Za-z0-9_-]{1,128})?|roles(?:\/[A-Za-z0-9_-]{1,128})?|login|batch|fileTokens|fileCallback)(?:\?[^#]*)?$/;
 
 /** The body types read here: JSON as the SDKs send it. */
 const JSON_TYPE = /^application\/json(?:;\s?charset=utf-8)?$/i;
@@ -146,7 +147,7 @@ function answer(s: ApiFastPathSettings, handed: HandedOff, req: IncomingMessage,
 }
 
 /** Logs an error no catalogue entry describes, as Fastify's error handler does (server.ts), under a request id of its form. */
-function logUnexpected(logger: Logger, err: unknown): void {
+export function logUnexpected(logger: Logger, err: unknown): void {
   const reqId = randomUUID();
   logger.child({ reqId }).error({ err, reqId }, 'unhandled error');
 }

@@ -7,6 +7,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Puts a module's pre-routing handler in front of Fastify (files: PUT upload_url), when the
+     * server's settings allow answering before Fastify at all (server.ts); false when not.
+     */
+    larderPreRoute(handler: PreRoute): boolean;
+  }
+}
+
 /** True when the handler took the request (and will answer it or call toFastify). */
 export type PreRoute = (req: IncomingMessage, res: ServerResponse, toFastify: () => void) => boolean;
 

@@ -18,7 +18,7 @@ import { createRateLimiter, NO_RATE_LIMITS } from './rate-limit.ts';
 import { answerApi } from './api-request.ts';
 import type { HandedOff } from './api-handoff.ts';
 import { apiFastPath } from './api-fast-path.ts';
-import { beforeFastify, takeHandedOver } from './pre-routing.ts';
+import { beforeFastify, takeHandedOver, type PreRoute } from './pre-routing.ts';
 import { parseQueryString } from './query-string.ts';
 
 /** What the HTTP server needs. */
@@ -131,6 +131,8 @@ export async function createServer(deps: ServerDeps): Promise<FastifyInstance> {
   const settings = { ...serving, policy, requestLog: deps.requestLog ?? false, bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger, families: deps.routes.families() };
   const fast = deps.apiFastPath === false ? undefined : apiFastPath(settings, handed);
   if (fast) beforeFastify(server, fast);
+  // Modules' own handlers (files: PUT upload_url) run before Fastify under the same conditions.
+  server.decorate('larderPreRoute', (handler: PreRoute) => fast !== undefined && beforeFastify(server, handler));
   return server;
 }
 

@@ -10,3 +10,8 @@ export { parseFindQuery } from '../http/find-params.ts';
 export { claimUpgradePaths, upgradePath } from '../http/upgrade-paths.ts';
 export { authenticateUpgrade, type UpgradeAuthOptions, type UpgradeCaller } from '../http/upgrade-auth.ts';
 export type { LarderModule } from './larder-module.ts';
+export type { PreRoute } from '../http/pre-routing.ts';
+export { writeJson, type AnswerMetrics } from '../http/api-fast-reply.ts';
+export { errorBody } from '../http/error-body.ts';
+export { logUnexpected } from '../http/api-fast-path.ts';
+export { routeFamily } from '../http/route-family.ts';

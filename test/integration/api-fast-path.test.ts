@@ -6,122 +6,19 @@
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
-import { brotliDecompressSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { comparable, onHandler, routed, same, send, startPair, stopPair, type Pair, type Sent } from './harness/fast-path-pair.ts';
 import { apiFastPath } from '../../src/http/api-fast-path.ts';
 import { DEFAULT_HTTP_POLICY } from '../../src/http/http-policy.ts';
 import { createRateLimiter, NO_RATE_LIMITS } from '../../src/http/rate-limit.ts';
 import { RouteTable } from '../../src/http/route-table.ts';
 import { createLogger } from '../../src/log.ts';
 
-type Running = Harness & { stop(): Promise<void> };
-
-/** One request as sent: raw path, headers, body; `chunked` sends the body without a length. */
-interface Sent {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  chunked?: boolean;
-}
-
-interface Got {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-function send(base: string, agent: http.Agent, r: Sent): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(r.headers ?? {}) };
-    if (r.body !== undefined && !r.chunked) headers['content-length'] = String(Buffer.byteLength(r.body));
-    // The path as it is (a URL string would be normalised: `..` resolved, the fragment dropped).
-    const req = http.request({ host: '127.0.0.1', port: new URL(base).port, path: r.path, method: r.method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    if (r.body !== undefined) req.write(r.body);
-    req.end();
-  });
-}
-
-/** Ids and times a write makes differ between the two servers; everything else must not. */
-function masked(text: string): string {
-  return text.replace(/127\.0\.0\.1:\d+/g, '<host>').replace(/\b[0-9a-f]{24}\b/g, '<id>').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
-}
-
-/** A compressed body as its text (two creates compress to different bytes: their ids differ). */
-function plainText(g: Got): string {
-  const raw = Buffer.from(g.body, 'latin1');
-  const encoding = g.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(raw).toString('latin1');
-  if (encoding === 'gzip') return gunzipSync(raw).toString('latin1');
-  if (encoding === 'deflate') return inflateSync(raw).toString('latin1');
-  return g.body;
-}
-
-function comparable(g: Got): { status: number; headers: Record<string, unknown>; body: string } {
-  const headers: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(g.headers)) if (k !== 'date') headers[k] = typeof v === 'string' ? masked(v) : v;
-  // The compressed length of a write's answer depends on the id it made; the text is compared.
-  if (headers['content-encoding'] !== undefined) delete headers['content-length'];
-  return { status: g.status, headers, body: masked(plainText(g)) };
-}
-
 const KEY = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey };
 const JSON_KEY = { ...KEY, 'content-type': 'application/json' };
 const MASTER = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': `${TEST_KEYS.masterKey},master` };
-
-/** Both servers, their agents and the ids the cases use. */
-interface Pair {
-  fast: Running;
-  plain: Running;
-  fastBase: string;
-  plainBase: string;
-  fastAgent: http.Agent;
-  plainAgent: http.Agent;
-}
-
-async function startPair(engine: 'pglite' | 'postgres', extra: Parameters<typeof startHarness>[1] = {}): Promise<Pair> {
-  const fast = await startHarness(engine, { bodyLimitBytes: 8192, ...extra });
-  const plain = await startHarness(engine, { bodyLimitBytes: 8192, ...extra, sameDatabaseAs: fast, apiFastPath: false });
-  return {
-    fast,
-    plain,
-    fastBase: await fast.listen(),
-    plainBase: await plain.listen(),
-    fastAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
-    plainAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
-  };
-}
-
-async function stopPair(p: Pair | undefined): Promise<void> {
-  p?.fastAgent.destroy();
-  p?.plainAgent.destroy();
-  await p?.plain.stop();
-  await p?.fast.stop();
-}
-
-/** Requests Fastify's API route handled (its diagnostics channel); the fast path's own answers never get there. */
-const routed: string[] = [];
-const onHandler = (message: unknown) => {
-  const url = (message as { request?: { url?: unknown } }).request?.url;
-  if (typeof url === 'string') routed.push(url);
-};
-
-/** Sends to the server without the fast path, then to the one with it; the answers must match. */
-async function same(p: Pair, r: Sent): Promise<{ got: Got; routed: boolean }> {
-  const plain = await send(p.plainBase, p.plainAgent, r);
-  routed.length = 0;
-  const fast = await send(p.fastBase, p.fastAgent, r);
-  const wasRouted = routed.length > 0;
-  assert.deepEqual(comparable(fast), comparable(plain), `${r.method} ${r.path.slice(0, 100)}`);
-  return { got: fast, routed: wasRouted };
-}
 
 for (const engine of engines()) {
   describe(`API fast path answers as the Fastify route does [${engine}]`, () => {

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { finished, PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../module-api/errors.ts';
@@ -21,10 +22,9 @@ function baseUrlOf(svc: FilesService, req: FastifyRequest): string {
  * The request body as a stream that the store may consume or abandon. Abandoning it (limit
  * reached, storage failed) must not destroy the socket before the error answer is written, so
  * the store gets a pass-through; the connection is closed after the answer instead of reading
- * the rest of an oversized body.
+ * the rest of an oversized body (`closeAfter` asks for that).
  */
-function bodyOf(req: FastifyRequest, reply: FastifyReply): Readable {
-  const source = req.body as Readable;
+function bodyOf(source: Readable, closeAfter: () => void): Readable {
   const pass = new PassThrough();
   source.pipe(pass);
   // pipe() does not pass on a client that left halfway: without this the store would wait for
@@ -34,34 +34,62 @@ function bodyOf(req: FastifyRequest, reply: FastifyReply): Readable {
   });
   pass.on('error', () => {
     source.unpipe(pass);
-    void reply.header('connection', 'close');
+    closeAfter();
   });
   return pass;
 }
 
 /** Refuses a body whose declared length is over the limit before reading any of it. */
-function checkDeclaredLength(svc: FilesService, req: FastifyRequest, reply: FastifyReply): void {
-  const declared = Number(req.headers['content-length']);
+function checkDeclaredLength(svc: FilesService, headers: IncomingHttpHeaders, closeAfter: () => void): void {
+  const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > svc.opts.maxBytes) {
-    void reply.header('connection', 'close');
+    closeAfter();
     throw filesError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
   }
+}
+
+/**
+ * PUT <upload_url>: the bytes of one token's upload, stored and committed; resolves once the
+ * file is. The Fastify route and the pre-routing handler (upload-fast-path.ts) both answer
+ * with this, so they cannot differ: `body` is the request's raw body (undefined when Fastify
+ * saw none), `closeAfter` marks the answer to close the connection (body left unread).
+ */
+export async function putUpload(svc: FilesService, token: string, headers: IncomingHttpHeaders, body: Readable | undefined, closeAfter: () => void): Promise<void> {
+  checkDeclaredLength(svc, headers, closeAfter);
+  if (body === undefined) throw new ApiError('badRequest', 'The upload has no body.');
+  try {
+    await receiveTokenUpload(svc, token, bodyOf(body, closeAfter));
+  } catch (err) {
+    closeIfUnread(body, closeAfter);
+    throw err;
+  }
+}
+
+/**
+ * An upload refused before its body was read (unknown or used token, deleted file) leaves the
+ * rest of the body in the connection, where the next request of a keep-alive client would wait
+ * behind it for ever: the answer closes the connection instead.
+ */
+function closeIfUnread(body: Readable, closeAfter: () => void): void {
+  if (!(body as Readable & { complete?: boolean }).complete) closeAfter();
 }
 
 /** POST /1.1/files/<name> with the bytes as the body (older REST API): record, bytes, commit. */
 async function directUpload(svc: FilesService, req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Promise<FastifyReply> {
   const ctx = contextFromHeaders(svc.app, req.headers, baseUrlOf(svc, req));
-  checkDeclaredLength(svc, req, reply);
+  const closeAfter = () => void reply.header('connection', 'close');
+  checkDeclaredLength(svc, req.headers, closeAfter);
   const contentType = req.headers['content-type'];
   const file = await createFileRecord(ctx, svc, { name: req.params.name, mimeType: contentType, state: 'uploading' });
   const row: FileRecord = { object_id: file.objectId, key: file.key, blob: file.blob, state: 'uploading', mime_type: file.mimeType, name: file.name, size: null, md5: null };
   try {
-    const stored = await storeAndCommit(svc, row, bodyOf(req, reply));
+    const stored = await storeAndCommit(svc, row, bodyOf(req.body as Readable, closeAfter));
     return reply.code(201).header('location', `${ctx.baseUrl}/1.1/files/${file.objectId}`).send({
       objectId: file.objectId, createdAt: file.createdAt, url: file.url, name: file.name, key: file.key,
       bucket: svc.store.bucket, mime_type: file.mimeType, size: stored.size,
     });
   } catch (err) {
+    closeIfUnread(req.body as Readable, closeAfter);
     await removeFile(svc, file.objectId, ['uploading']);
     throw err;
   }
@@ -78,9 +106,7 @@ export async function mountFilesHttp(server: FastifyInstance, svc: FilesService)
     // The body stays a stream: handed to the handler unread.
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     scope.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { compress: false }, async (req, reply) => {
-      checkDeclaredLength(svc, req, reply);
-      if (req.body === undefined) throw new ApiError('badRequest', 'The upload has no body.');
-      await receiveTokenUpload(svc, req.params.token, bodyOf(req, reply));
+      await putUpload(svc, req.params.token, req.headers, req.body as Readable | undefined, () => void reply.header('connection', 'close'));
       // Python and Go SDKs require exactly 200.
       return reply.code(200).send({});
     });

@@ -13,6 +13,7 @@ import { ensureFileTables } from './file-records.ts';
 import { createFileToken } from './file-tokens.ts';
 import { fileCallback } from './file-callback.ts';
 import { mountFilesHttp } from './files-http.ts';
+import { uploadFastPath } from './upload-fast-path.ts';
 import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
 import { dropFilesService, registerFilesService, type FilesService } from './files-service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
@@ -84,6 +85,8 @@ export function filesModule(given?: FilesOptions): LarderModule {
       svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl };
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
+      // PUT upload_url before Fastify routes it, when the server's settings allow (upload-fast-path.ts).
+      server.larderPreRoute(uploadFastPath(svc, logger));
       const running = svc;
       // Any committed delete of a _File record (whatever route or batch made it) removes its
       // bytes; the file routes above do it themselves before answering, so that the url is gone
