@@ -1,5 +1,5 @@
 /**
- * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates]`
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates] [--floor]`
  *
  * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
  * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
@@ -11,10 +11,13 @@
  * set too high to refuse the load generator) on both sides. --creates measures creates instead
  * (bench/cloud.ts's other comparison): in a class without hooks, and in Counter, whose no-op
  * beforeSave the engine answers (Larder's CPU per create covers the hook call). Without --prof,
- * BENCH_SERVER_NODE_ARGS reaches this checkout's server (e.g. --perf-basic-prof for perf). For tuning by hand; not part of
- * `npm run bench`.
+ * BENCH_SERVER_NODE_ARGS reaches this checkout's server (e.g. --perf-basic-prof for perf). --floor
+ * also forwards the call through bench/forward-floor.mjs (Node's HTTP server and a raw socket,
+ * nothing else) to this side's engine, in the same rounds: the least CPU a forwarder in Node
+ * spends, under the same load as Larder (its column is labelled larder). For tuning by hand; not
+ * part of `npm run bench`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +37,19 @@ interface Side {
   server: ServerProcess;
   engineUrl: string;
   enginePort: number;
+  /** bench/forward-floor.mjs in front of this side's engine (--floor). */
+  floor?: { url: string; pid: number; stop: () => void };
+}
+
+/** Starts bench/forward-floor.mjs for an engine and waits until it listens. */
+async function startFloor(engineUrl: string): Promise<NonNullable<Side['floor']>> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bench', 'forward-floor.mjs'), String(port), engineUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor forwarder exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number, stop: () => child.kill() };
 }
 
 /** The process listening on a loopback port (the engine app, below npm and sh). */
@@ -90,15 +106,18 @@ function median(xs: number[]): number {
 }
 
 async function round(side: Side, calls: number, connections: number): Promise<void> {
-  const larder = [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i);
+  const larderPids = [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i);
   const engine = listenerPid(side.enginePort);
-  const all = [...larder, engine, process.pid];
   const us = (s: number, n: number) => String(Math.round((s * 1e6) / (n || 1))).padStart(4);
   const creates = process.argv.includes('--creates');
   const targets: (readonly [string, string, HttpRequestSpec])[] = creates
     ? [['no hook', side.server.url, create('BenchNoHooks')], ['hooked ', side.server.url, create('Counter')]]
     : [['direct ', side.engineUrl, fn], ['through', side.server.url, fn]];
+  if (side.floor) targets.push(['floor  ', side.floor.url, fn]);
   for (const [label, url, spec] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
+    // The floor forwarder's CPU is in the larder column of its rows.
+    const larder = label === 'floor  ' && side.floor ? [side.floor.pid] : larderPids;
+    const all = [...larder, engine, process.pid];
     await runHttpLoad(url, spec, { amount: Math.min(2000, calls) }, connections);
     const before = cpuOf(all);
     const t0 = process.hrtime.bigint();
@@ -133,12 +152,16 @@ async function main(): Promise<void> {
   try {
     sides.push(await startSide('this', REPO_ROOT, schemas[0], workers, nodeArgs));
     if (baseRoot) sides.push(await startSide('baseline', baseRoot, schemas[1], workers, []));
+    if (process.argv.includes('--floor')) sides[0].floor = await startFloor(sides[0].engineUrl);
     for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
     for (const [key, v] of samples) {
       console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})`);
     }
   } finally {
-    for (const s of sides) await s.server.stop();
+    for (const s of sides) {
+      s.floor?.stop();
+      await s.server.stop();
+    }
     for (const s of schemas) await dropSchema(url, s).catch(() => undefined);
   }
   if (prof) console.log(`profiles in ${dir}\n${topFunctions(dir, 40).join('\n')}`);
