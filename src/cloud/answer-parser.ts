@@ -31,11 +31,41 @@ type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 't
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
 
 /**
+ * Header names engine answers carry (Express and LeanEngine's), by length. A name among them is
+ * matched in place and stored under this constant: slicing and lower-casing each name and then
+ * finding it in V8's string table, to use it as a key, was a tenth of Larder's own work per
+ * forwarded call (docs/benchmarks.md, "Cloud code").
+ */
+const COMMON_NAMES: readonly (readonly string[] | undefined)[] = (() => {
+  const byLength: string[][] = [];
+  const names = ['content-type', 'content-length', 'connection', 'keep-alive', 'date', 'etag', 'x-powered-by', 'access-control-allow-origin', 'set-cookie', 'cache-control', 'transfer-encoding', 'vary'];
+  for (const n of names) (byLength[n.length] ??= []).push(n);
+  return byLength;
+})();
+
+/** What String.prototype.trim removes, among the characters of a latin1 head. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160;
+}
+
+/**
+ * The lower-cased, trimmed name of the header field at `pos`..`colon` of `text`; `lower` is all
+ * of `text` lower-cased (latin1 letters lower-case one for one, so its slices are the same).
+ */
+function headerName(text: string, lower: string, pos: number, colon: number): string {
+  if (isSpace(text.charCodeAt(pos)) || isSpace(text.charCodeAt(colon - 1))) return text.slice(pos, colon).trim().toLowerCase();
+  const common = COMMON_NAMES[colon - pos];
+  if (common) for (const n of common) if (lower.startsWith(n, pos)) return n;
+  return lower.slice(pos, colon);
+}
+
+/**
  * The status line and header fields of `text` (the head without its final CRLF CRLF). Walks the
  * lines in place rather than splitting them into an array: this runs once per engine call.
  */
 function parseHead(text: string): { status: number; headers: IncomingHttpHeaders; keepAlive: boolean } | undefined {
   const end = text.length;
+  const lower = text.toLowerCase();
   let eol = text.indexOf('\r\n');
   if (eol < 0) eol = end;
   const m = STATUS_LINE.exec(eol === end ? text : text.slice(0, eol));
@@ -46,7 +76,7 @@ function parseHead(text: string): { status: number; headers: IncomingHttpHeaders
     if (eol < 0) eol = end;
     const colon = text.indexOf(':', pos);
     if (colon <= pos || colon > eol) return undefined;
-    const name = text.slice(pos, colon).trim().toLowerCase();
+    const name = headerName(text, lower, pos, colon);
     const value = text.slice(colon + 1, eol).trim();
     if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
     else if (headers[name] === undefined) headers[name] = value;

@@ -38,15 +38,15 @@ export class EngineConnection {
   }
 
   /**
-   * Sends one request (head and, when whole, body; nothing yet when the caller writes it on
-   * `socket`) and has its answer parsed into `sink`.
+   * Sends one request (head and, when whole, body, as a latin1 string: one byte a character;
+   * nothing yet when the caller writes it on `socket`) and has its answer parsed into `sink`.
    */
-  send(head: Buffer | undefined, sink: AnswerSink): void {
+  send(head: string | undefined, sink: AnswerSink): void {
     if (this.#gone !== undefined) return sink.error(this.#gone);
     this.#parser.expect(sink);
     // The last answer's reader may have paused the connection before that answer's end.
     this.#socket.resume();
-    if (head) this.#socket.write(head);
+    if (head !== undefined) this.#socket.write(head, 'latin1');
   }
 
   /** The socket, for streaming a body after the head. */

@@ -15,14 +15,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app-context.ts';
 import type { AnswerHead } from '../../cloud/answer-parser.ts';
-import type { StreamedAnswer } from '../../cloud/engine-client.ts';
+import type { StreamedAnswer, WholeAnswer } from '../../cloud/engine-client.ts';
 import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { addAddressHeaders, admitCall, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, admitCall, engineCallFailure, enginePath, forwarded, openEngineCall, passedBack, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** One path segment of plain characters: anything unusual is the route's to judge. */
 const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
@@ -94,7 +94,7 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
     });
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      const headers = pick(h, FORWARDED);
+      const headers = forwarded(h);
       headers['content-length'] = String(body.length);
       const peer = req.socket.remoteAddress ?? '';
       addAddressHeaders(headers, h, peer, peer);
@@ -111,7 +111,13 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
         return handOff({ error });
       }
       if (wait > 0) return handOff({ error: new ApiError('tooManyRequests'), retryAfter: wait });
-      callEngine(app, caller, enginePath(url), headers, body, undefined, answeredHere).then(
+      let call: Promise<StreamedAnswer | WholeAnswer>;
+      try {
+        call = openEngineCall(app, caller, enginePath(url), headers, body, answeredHere);
+      } catch (error) {
+        return handOff({ error: engineCallFailure(app, caller, error) });
+      }
+      call.then(
         (answer) => {
           if (!('whole' in answer)) return handOff({ answer });
           const whole = answer.whole;
@@ -120,12 +126,14 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
           out['content-type'] ??= 'application/octet-stream';
           out['content-length'] = String(whole.length);
           res.writeHead(answer.status, out);
-          res.end(whole);
+          // As a latin1 string (bytes for bytes), Node sends the head and body in one write
+          // instead of corking a writev of the two.
+          res.end(whole.toString('latin1'), 'latin1');
           const status = String(answer.status);
           httpRequests.inc({ family, method: 'POST', status });
           httpDuration.observe({ family, method: 'POST' }, (performance.now() - started) / 1000);
         },
-        (error: unknown) => handOff({ error }),
+        (error: unknown) => handOff({ error: engineCallFailure(app, caller, error) }),
       );
     });
     return true;

@@ -19,7 +19,7 @@ import { parseJsonBody } from '../json-body.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { beforeFastify, takeHandedOver } from '../pre-routing.ts';
 import { functionFastPath, type PrefetchedCalls } from './function-fast-path.ts';
-import { addAddressHeaders, admitCall, callEngine, enginePath, FORWARDED, passedBack, pick, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, admitCall, callEngine, enginePath, forwarded, passedBack, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** Reads a whole (small) body with a limit: small bodies, and the text/plain fallback of old browsers. */
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
@@ -59,9 +59,9 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
       return { caller: fallback.caller, headers: { ...fallbackHeaders(fallback.caller), 'content-length': String(body.length) }, body };
     }
     const body = Buffer.from(JSON.stringify(parsed));
-    return { caller: callerFromHeaders(req.headers), headers: { ...pick(req.headers, FORWARDED), 'content-length': String(body.length) }, body };
+    return { caller: callerFromHeaders(req.headers), headers: { ...forwarded(req.headers), 'content-length': String(body.length) }, body };
   }
-  const headers = pick(req.headers, FORWARDED);
+  const headers = forwarded(req.headers);
   // A body sent compressed arrives here decompressed (by @fastify/compress): its declared length
   // says nothing about what the engine gets, so it is streamed, chunked.
   const plainLength = req.headers['content-length'] !== undefined && req.headers['content-encoding'] === undefined;
