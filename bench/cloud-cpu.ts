@@ -1,5 +1,5 @@
 /**
- * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates] [--floor]`
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates] [--floor] [--together]`
  *
  * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
  * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
@@ -15,7 +15,9 @@
  * also forwards the call through bench/forward-floor.mjs (Node's HTTP server and a raw socket,
  * nothing else) to this side's engine, in the same rounds: the least CPU a forwarder in Node
  * spends, under the same load as Larder (its column is labelled larder). For tuning by hand; not
- * part of `npm run bench`.
+ * part of `npm run bench`. --together (with --root) calls both sides' functions at the same time,
+ * `--connections` each, instead of one after the other: on a machine whose load swings from run to
+ * run, both sides then share the same minutes, and the pairs compare like with like.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -136,6 +138,27 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
   }
 }
 
+/** --together: both sides' through calls at once; Larder's and the engine's CPU per call of each. */
+async function together(sides: Side[], calls: number, connections: number): Promise<void> {
+  const runs = sides.map((side) => ({ side, larder: [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i), engine: listenerPid(side.enginePort) }));
+  await Promise.all(runs.map((r) => runHttpLoad(r.side.server.url, fn, { amount: Math.min(2000, calls) }, connections)));
+  const before = cpuOf(runs.flatMap((r) => [...r.larder, r.engine]));
+  const done = await Promise.all(
+    runs.map(async (r) => {
+      const res = await runHttpLoad(r.side.server.url, fn, { amount: calls }, connections);
+      return { r, n: res.ok, errors: res.errors + res.non2xx, after: cpuOf([...r.larder, r.engine]) };
+    }),
+  );
+  for (const { r, n, errors, after } of done) {
+    const key = `${r.side.name.padEnd(8)} together`;
+    const got = samples.get(key) ?? { larder: [], engine: [] };
+    got.larder.push((cpuUsed(before, after, r.larder) * 1e6) / (n || 1));
+    got.engine.push((cpuUsed(before, after, [r.engine]) * 1e6) / (n || 1));
+    samples.set(key, got);
+  }
+  console.log(done.map(({ r, errors }) => `${r.side.name} larder ${Math.round(samples.get(`${r.side.name.padEnd(8)} together`)?.larder.at(-1) ?? 0)} us/call engine ${Math.round(samples.get(`${r.side.name.padEnd(8)} together`)?.engine.at(-1) ?? 0)} (failed ${errors})`).join('   '));
+}
+
 async function main(): Promise<void> {
   const calls = Number(arg('--calls', '20000'));
   const rounds = Number(arg('--rounds', '3'));
@@ -153,7 +176,8 @@ async function main(): Promise<void> {
     sides.push(await startSide('this', REPO_ROOT, schemas[0], workers, nodeArgs));
     if (baseRoot) sides.push(await startSide('baseline', baseRoot, schemas[1], workers, []));
     if (process.argv.includes('--floor')) sides[0].floor = await startFloor(sides[0].engineUrl);
-    for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
+    if (process.argv.includes('--together')) for (let r = 0; r < rounds; r++) await together(sides, calls, connections);
+    else for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
     for (const [key, v] of samples) {
       console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})`);
     }
