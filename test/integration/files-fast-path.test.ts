@@ -101,6 +101,19 @@ for (const engine of engines()) {
       assert.equal(gone.got.status, 200);
     });
 
+    test('fileCallback of a file deleted after its upload: 403 again, as before the callback answered from memory', async () => {
+      const pair = await tokens();
+      assert.equal((await put(pair, 'bytes')).got.status, 200);
+      const callback = (t: Token): Sent => ({ method: 'POST', path: '/1.1/fileCallback', headers: JSON_KEY, body: JSON.stringify({ token: t.token, result: true }) });
+      assert.equal((await sameAnswers(p, callback(pair[0]), callback(pair[1]), view)).got.status, 200);
+      for (const [t, base, agent] of [[pair[0], p.plainBase, p.plainAgent], [pair[1], p.fastBase, p.fastAgent]] as const) {
+        const del = await send(base, agent, { method: 'DELETE', path: `/1.1/files/${t.objectId}`, headers: { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': `${TEST_KEYS.masterKey},master` } });
+        assert.equal(del.status, 200, del.body);
+      }
+      const after = await sameAnswers(p, callback(pair[0]), callback(pair[1]), view);
+      assert.equal(after.got.status, 403, after.got.body);
+    });
+
     const cases: [string, () => Promise<{ body: string | Buffer; extra?: Partial<Sent>; suffix?: string; token?: (t: Token) => Token }>, number, 'fast' | 'fastify'][] = [
       ['an unknown token', async () => ({ body: 'abc', token: (t) => ({ ...t, uploadPath: '/larder/upload/NoSuchToken' }) }), 403, 'fast'],
       ['an expired token', async () => ({ body: 'abc', token: (t) => t }), 403, 'fast'],

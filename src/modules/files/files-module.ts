@@ -17,6 +17,7 @@ import { uploadFastPath } from './upload-fast-path.ts';
 import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
 import { dropFilesService, registerFilesService, type FilesService } from './files-service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
+import { RecentCommits } from './recent-commits.ts';
 import { thumbnailRoot } from './thumbnail.ts';
 import { openFileStore } from './files-cli.ts';
 import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
@@ -41,6 +42,8 @@ export function filesModule(given?: FilesOptions): LarderModule {
     // The record goes with the usual ACL and class-permission checks; then its bytes, before
     // answering (the after extension below leaves these ids to this route).
     for (const id of ids) removingHere.add(id);
+    // fileCallback of these files reads their rows again, which the delete changes.
+    service().recentCommits.forgetObjects(ids);
     try {
       await deleteObjects(req.ctx, FILE_CLASS, ids);
       await removeBytesOfDeleted(service(), ids);
@@ -82,7 +85,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
       await ensureFileTables(app.db);
       const store = await openFileStore(opts);
       const thumbnails = new ThumbnailCache(thumbnailRoot(opts), opts.thumbnailCacheMaxBytes, (err, what) => logger.warn({ err }, what));
-      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl };
+      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl, recentCommits: new RecentCommits(opts.tokenTtlSeconds * 1000) };
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
       // PUT upload_url before Fastify routes it, when the server's settings allow (upload-fast-path.ts).

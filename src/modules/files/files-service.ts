@@ -4,6 +4,7 @@ import type { BlobStore } from './blob-store.ts';
 import type { FilesOptions } from './files-options.ts';
 import { randomId } from './file-key.ts';
 import type { ThumbnailCache } from './thumbnail-cache.ts';
+import type { RecentCommits } from './recent-commits.ts';
 
 /** Everything the files module's use-cases share: the app, the byte store and the options. */
 export interface FilesService {
@@ -14,6 +15,8 @@ export interface FilesService {
   readonly thumbnails: ThumbnailCache;
   /** LARDER_PUBLIC_URL: the server's own base URL when set (routes outside the dispatcher). */
   readonly serverPublicUrl?: string;
+  /** Tokens whose uploads this process committed lately: fileCallback answers them without a statement. */
+  readonly recentCommits: RecentCommits;
 }
 
 /** Base of file urls: LARDER_FILES_PUBLIC_URL, else this server's `/files`. */

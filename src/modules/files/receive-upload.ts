@@ -27,10 +27,13 @@ export async function storeAndCommit(svc: FilesService, row: FileRecord, body: R
  * gives the token back, so the client may try again while it is valid.
  */
 export async function receiveTokenUpload(svc: FilesService, token: string, body: Readable): Promise<StoredBlob> {
-  const row = token.length <= 200 ? await claimUpload(svc.app.db, tokenHash(token)) : undefined;
-  if (!row) throw filesError('uploadTokenInvalid');
+  const hash = token.length <= 200 ? tokenHash(token) : undefined;
+  const row = hash ? await claimUpload(svc.app.db, hash) : undefined;
+  if (!hash || !row) throw filesError('uploadTokenInvalid');
   try {
-    return await storeAndCommit(svc, row, body);
+    const stored = await storeAndCommit(svc, row, body);
+    svc.recentCommits.add(hash, row.object_id);
+    return stored;
   } catch (err) {
     if (!(err instanceof ApiError && err.errorName === 'fileGone')) await releaseUpload(svc.app.db, row.object_id);
     throw err;

@@ -8,6 +8,7 @@ import { thumbnailDir } from './thumbnail.ts';
 async function finish(svc: FilesService, rows: readonly FileRecord[]): Promise<void> {
   if (!rows.length) return;
   const ids = rows.map((r) => r.object_id);
+  svc.recentCommits.forgetObjects(ids);
   // Records of abandoned uploads go too; for deleted files there is nothing left to delete.
   await svc.app.db.query(sql`DELETE FROM "_File" WHERE "objectId" = ANY(${ids}::text[])`);
   for (const r of rows) {
@@ -30,6 +31,8 @@ export async function removeFile(svc: FilesService, objectId: string, from: read
 
 /** After `_File` records were deleted (file.destroy()): removes their bytes. */
 export async function removeBytesOfDeleted(svc: FilesService, objectIds: readonly string[]): Promise<void> {
+  // Before the rows change: a fileCallback of these files reads the row (its token is gone).
+  svc.recentCommits.forgetObjects(objectIds);
   await finish(svc, await markDeleted(svc.app.db, objectIds));
 }
 
