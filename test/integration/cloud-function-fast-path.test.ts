@@ -19,6 +19,9 @@ interface Asked {
   body: string;
 }
 
+/** A body of 1-, 2-, 3- and 4-byte UTF-8 characters, which a forwarder must pass on byte for byte. */
+const ECHOED = JSON.stringify({ name: 'a é 日本語 😀' });
+
 /** Two cookies, one with an Expires date (which holds a comma). */
 const COOKIES = ['a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/', 'b=2'];
 
@@ -36,6 +39,11 @@ function shapesEngine(asked: Asked[]): http.Server {
       if (name === 'refuse') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3001,"error":"nope"}');
       if (name === 'big') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'x'.repeat(5000) }));
       if (name === 'empty') return res.writeHead(204).end();
+      if (name === 'echo') {
+        // The request's JSON sent back inside the answer: multi-byte UTF-8 both ways.
+        const text = `{"result":${Buffer.concat(chunks).toString('utf8')}}`;
+        return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+      }
       if (name === 'chunked') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"result":');
@@ -115,6 +123,7 @@ for (const engine of engines()) {
       ['the engine gone in the middle of a small answer', '/1.1/functions/cut', key, '{}'],
       ['the staging engine gone in the middle of a small answer', '/1.1/functions/cut', { ...key, 'x-lc-prod': '0' }, '{}'],
       ['an origin header', '/1.1/functions/hello', { ...key, origin: 'https://app.example.com' }, '{}'],
+      ['multi-byte UTF-8 in the body and the answer', '/1.1/functions/echo', key, ECHOED],
     ];
     for (const [what, path, headers, body] of cases) {
       test(what, async () => {
@@ -143,6 +152,15 @@ for (const engine of engines()) {
       assert.deepEqual(viaSocket.headers['set-cookie'], COOKIES);
       const viaInject = await h.server.inject({ method: 'POST', url: '/1.1/functions/cookie', headers: key, payload: '{}' });
       assert.deepEqual(viaInject.headers['set-cookie'], COOKIES);
+    });
+
+    test('multi-byte UTF-8 reaches the engine and comes back byte for byte', async () => {
+      asked.length = 0;
+      const viaSocket = await socketCall(base, '/1.1/functions/echo', key, ECHOED);
+      assert.equal(viaSocket.status, 200, viaSocket.body);
+      assert.equal(asked[0]?.body, ECHOED);
+      assert.equal(Buffer.from(viaSocket.body, 'latin1').toString('utf8'), `{"result":${ECHOED}}`);
+      assert.equal(viaSocket.headers['content-length'], String(Buffer.byteLength(`{"result":${ECHOED}}`)));
     });
   });
 }
