@@ -14,6 +14,7 @@ import { sql, type Sql } from '../../src/sql/fragment.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { openDatabase } from '../../src/storage/open-database.ts';
 import { engines, forEachEngine, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { captured } from './harness/statement-spy.ts';
 import { runLarder } from './harness/larder-process.ts';
 
 const ROWS = 5000;
@@ -32,23 +33,6 @@ async function seed(h: Harness): Promise<void> {
     SELECT lpad(to_hex(g), 24, '0'), now(), now(), ${JSON.stringify(first.acl)}::jsonb, ${first.rperm}::text[], ${first.wperm}::text[],
       jsonb_build_object('score', g, 'name', 'name_' || lpad(g::text, 5, '0'), 'tags', jsonb_build_array('t' || (g % 100)), 'meta', jsonb_build_object('x', g))
     FROM generate_series(1, ${ROWS}::int) g`);
-}
-
-/** Runs `work` and returns every statement the app sent to the database meanwhile. */
-async function captured(db: Database, work: () => Promise<unknown>): Promise<Sql[]> {
-  const original = db.query;
-  const seen: Sql[] = [];
-  // A spy, not a mock: every statement still runs on the real database.
-  db.query = ((statement: Sql) => {
-    seen.push(statement);
-    return original.call(db, statement);
-  }) as Database['query'];
-  try {
-    await work();
-  } finally {
-    db.query = original;
-  }
-  return seen;
 }
 
 interface PlanNode {

@@ -1,26 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Sql } from '../../src/sql/fragment.ts';
-import type { Database } from '../../src/storage/database.ts';
 import { isPreparedShape } from '../../src/storage/prepared-statements.ts';
 import { forEachEngine, type Harness } from './harness/engines.ts';
+import { captured } from './harness/statement-spy.ts';
 import { signUp } from './harness/user-helpers.ts';
-
-/** Runs `work` and returns every statement the app sent to the database meanwhile (a spy: they all run). */
-async function captured(db: Database, work: () => Promise<unknown>): Promise<Sql[]> {
-  const original = db.query;
-  const seen: Sql[] = [];
-  db.query = ((statement: Sql) => {
-    seen.push(statement);
-    return original.call(db, statement);
-  }) as Database['query'];
-  try {
-    await work();
-  } finally {
-    db.query = original;
-  }
-  return seen;
-}
 
 const WHERE = JSON.stringify({ n: { $gte: 10, $lt: 30 } });
 
