@@ -49,7 +49,12 @@ const TABLE = [
      expires_at timestamptz NOT NULL,
      updated_at timestamptz NOT NULL DEFAULT now(),
      created_at timestamptz NOT NULL DEFAULT now())`,
-  sql`CREATE INDEX IF NOT EXISTS _larder_files_state ON _larder_files (state, expires_at)`,
+  // No index may cover `state`, `updated_at`, `size` or `md5`: the claim and the commit of every
+  // upload change them, and with no indexed column changed an UPDATE is HOT (a new row version
+  // on the same page, no entry added to any index). The (state, expires_at) index that was here
+  // changed that, and served nothing: the cleanup's claim reads every row anyway (its
+  // "record gone" arm is an anti-join over the whole table), so it is dropped where it exists.
+  sql`DROP INDEX IF EXISTS _larder_files_state`,
   // Resumable per-file state of `larder files pull` (src/modules/files/pull/).
   // status: running (blob may hold partial bytes), done, failed (reason says why).
   sql`CREATE TABLE IF NOT EXISTS _larder_file_pulls (
