@@ -30,8 +30,11 @@ export interface BlobStore {
   /**
    * Streams `body` into the blob at `location`, hashing as it goes. Rejects with
    * filesError('fileTooLarge') as soon as more than `maxBytes` arrived (nothing is kept).
+   * `exclusive`: never replace a blob already at `location`; reject with an error whose `code`
+   * is EEXIST instead (local disk: two PUTs of one token, see receive-upload.ts; a bucket is
+   * written only by presigned PUTs, which never reach `write`).
    */
-  write(location: string, body: Readable, opts: { maxBytes: number; contentType: string }): Promise<StoredBlob>;
+  write(location: string, body: Readable, opts: { maxBytes: number; contentType: string; exclusive?: boolean }): Promise<StoredBlob>;
   /** The bytes of a blob (a range of them when given); undefined when there is no such blob. */
   read(location: string, range?: ByteRange): Promise<Readable | undefined>;
   /**

@@ -40,6 +40,6 @@ export async function fileCallback(svc: FilesService, body: unknown): Promise<Re
     await removeFile(svc, row.object_id, ['pending']);
     throw filesError('fileTooLarge', `The file is larger than ${svc.opts.maxBytes} bytes, the most this server accepts (LARDER_FILE_MAX_BYTES).`);
   }
-  if (!(await commitUpload(svc.app.db, row.object_id, stored, ['pending']))) throw filesError('fileGone');
+  if ((await commitUpload(svc.app.db, row.object_id, stored, ['pending'])) !== 'committed') throw filesError('fileGone');
   return {};
 }

@@ -111,29 +111,36 @@ export async function releaseUpload(db: Queryable, objectId: string): Promise<vo
   await db.query(sql`UPDATE _larder_files SET state = 'pending', updated_at = now() WHERE object_id = ${objectId} AND state = 'uploading'`);
 }
 
+/** What a commit did: committed, the record was gone, or the row was not in a state (or time) to commit. */
+export type CommitResult = 'committed' | 'gone' | 'refused';
+
 /**
- * Commits stored bytes: uploading (or pending, for S3 direct uploads) -> committed, with the
- * real size and md5, and writes them into the `_File` record's metaData, atomically. False when
- * the file was deleted meanwhile (then the caller removes the bytes).
+ * Commits stored bytes: one of `from` -> committed, with the real size and md5, and writes them
+ * into the `_File` record's metaData, atomically. `gone` when the file was deleted meanwhile,
+ * `refused` when its row was in none of `from`, or, with `validAt`, its token had expired by
+ * then (an upload that took no claim: receive-upload.ts); the caller then removes the bytes.
  *
  * One statement, so one round trip and no transaction: the `_File` row is locked first (a
  * delete running now finishes before, and the row then counts as gone), the bookkeeping row
  * changes only when that record exists, and the record only when the bookkeeping row changed.
  */
-export async function commitUpload(db: Queryable, objectId: string, stored: { size: number; md5: string }, from: readonly FileState[]): Promise<boolean> {
+export async function commitUpload(db: Queryable, objectId: string, stored: { size: number; md5: string }, from: readonly FileState[], validAt?: Date): Promise<CommitResult> {
   const meta = JSON.stringify({ size: stored.size, _checksum: stored.md5 });
+  const at = validAt ? validAt.toISOString() : null;
   // The token hash stays: a late fileCallback of the same token must still find its file.
-  const rows = await db.query<{ committed: string | number }>(prepared(sql`WITH record AS (
+  const rows = await db.query<{ committed: string | number; present: boolean }>(prepared(sql`WITH record AS (
       SELECT "objectId" FROM "_File" WHERE "objectId" = ${objectId} FOR UPDATE),
     file AS (
       UPDATE _larder_files SET state = 'committed', size = ${stored.size}, md5 = ${stored.md5}, updated_at = now()
       WHERE object_id = ${objectId} AND state = ANY(${[...from]}::text[]) AND EXISTS (SELECT 1 FROM record)
+        AND (${at}::timestamptz IS NULL OR expires_at > ${at}::timestamptz)
       RETURNING object_id),
     updated AS (
       UPDATE "_File" SET data = jsonb_set(data, '{metaData}', COALESCE(data->'metaData', '{}'::jsonb) || ${meta}::jsonb), "updatedAt" = now()
       WHERE "objectId" IN (SELECT object_id FROM file) RETURNING "objectId")
-    SELECT count(*) AS committed FROM updated`));
-  return Number(rows[0]?.committed ?? 0) > 0;
+    SELECT (SELECT count(*) FROM updated) AS committed, EXISTS (SELECT 1 FROM record) AS present`));
+  if (Number(rows[0]?.committed ?? 0) > 0) return 'committed';
+  return rows[0]?.present ? 'refused' : 'gone';
 }
 
 /** The row of a token (any state), for fileCallback. */

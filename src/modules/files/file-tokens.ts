@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../module-api/context.ts';
 import { ApiError } from '../../module-api/errors.ts';
 import { createFileRecord } from './new-file-record.ts';
-import { newUploadToken } from './file-key.ts';
+import { newUploadToken, tokenHash } from './file-key.ts';
+import type { FileRecord } from './file-records.ts';
 import type { FilesService } from './files-service.ts';
 import { removeFile } from './remove-file.ts';
 import { isPlainObject } from '../../module-api/data.ts';
@@ -44,6 +45,8 @@ export async function createFileToken(ctx: RequestContext, svc: FilesService, bo
   const keep = body.keep_file_name;
   if (keep !== undefined && keep !== null && typeof keep !== 'boolean') throw new ApiError('badRequest', 'The file "keep_file_name" must be a boolean.');
   const token = newUploadToken();
+  // Taken before the row is written, so this process never thinks the token valid for longer than its row says.
+  const validUntil = Date.now() + svc.opts.tokenTtlSeconds * 1000;
   const file = await createFileRecord(ctx, svc, {
     name: body.name as string,
     mimeType: optionalString(body, 'mime_type'),
@@ -63,6 +66,10 @@ export async function createFileToken(ctx: RequestContext, svc: FilesService, bo
       ttlSeconds: svc.opts.tokenTtlSeconds,
     });
     uploadUrl = direct?.url ?? `${ctx.baseUrl}/larder/upload/${token}`;
+    if (!direct) {
+      const row: FileRecord = { object_id: file.objectId, key: file.key, blob: file.blob, state: 'pending', mime_type: file.mimeType, name: file.name, size: null, md5: null };
+      svc.issuedTokens.add(tokenHash(token), row, validUntil);
+    }
   } catch (err) {
     await removeFile(svc, file.objectId, ['pending']);
     throw err;

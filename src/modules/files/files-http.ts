@@ -58,7 +58,7 @@ export async function putUpload(svc: FilesService, token: string, headers: Incom
   checkDeclaredLength(svc, headers, closeAfter);
   if (body === undefined) throw new ApiError('badRequest', 'The upload has no body.');
   try {
-    await receiveTokenUpload(svc, token, bodyOf(body, closeAfter));
+    await receiveTokenUpload(svc, token, bodyOf(body, closeAfter), Number(headers['content-length'] ?? Number.NaN));
   } catch (err) {
     closeIfUnread(body, closeAfter);
     throw err;

@@ -18,6 +18,7 @@ import { FILE_DEFAULTS, type FilesOptions } from './files-options.ts';
 import { dropFilesService, registerFilesService, type FilesService } from './files-service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
 import { RecentCommits } from './recent-commits.ts';
+import { IssuedTokens } from './issued-tokens.ts';
 import { thumbnailRoot } from './thumbnail.ts';
 import { openFileStore } from './files-cli.ts';
 import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
@@ -44,6 +45,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
     for (const id of ids) removingHere.add(id);
     // fileCallback of these files reads their rows again, which the delete changes.
     service().recentCommits.forgetObjects(ids);
+    service().issuedTokens.forgetObjects(ids);
     try {
       await deleteObjects(req.ctx, FILE_CLASS, ids);
       await removeBytesOfDeleted(service(), ids);
@@ -85,7 +87,7 @@ export function filesModule(given?: FilesOptions): LarderModule {
       await ensureFileTables(app.db);
       const store = await openFileStore(opts);
       const thumbnails = new ThumbnailCache(thumbnailRoot(opts), opts.thumbnailCacheMaxBytes, (err, what) => logger.warn({ err }, what));
-      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl, recentCommits: new RecentCommits(opts.tokenTtlSeconds * 1000) };
+      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl, recentCommits: new RecentCommits(opts.tokenTtlSeconds * 1000), issuedTokens: new IssuedTokens() };
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
       // PUT upload_url before Fastify routes it, when the server's settings allow (upload-fast-path.ts).

@@ -5,6 +5,7 @@ import type { FilesOptions } from './files-options.ts';
 import { randomId } from './file-key.ts';
 import type { ThumbnailCache } from './thumbnail-cache.ts';
 import type { RecentCommits } from './recent-commits.ts';
+import type { IssuedTokens } from './issued-tokens.ts';
 
 /** Everything the files module's use-cases share: the app, the byte store and the options. */
 export interface FilesService {
@@ -17,6 +18,8 @@ export interface FilesService {
   readonly serverPublicUrl?: string;
   /** Tokens whose uploads this process committed lately: fileCallback answers them without a statement. */
   readonly recentCommits: RecentCommits;
+  /** Tokens this process issued that no PUT used yet: a PUT of one needs no claim statement. */
+  readonly issuedTokens: IssuedTokens;
 }
 
 /** Base of file urls: LARDER_FILES_PUBLIC_URL, else this server's `/files`. */

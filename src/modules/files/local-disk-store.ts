@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { close as fsClose, createReadStream, fsync as fsFsync, open as fsOpen, read as fsRead } from 'node:fs';
 import { promisify } from 'node:util';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -41,6 +41,26 @@ async function syncDirectory(path: string): Promise<void> {
     await fsyncFd(fd);
   } finally {
     fsClose(fd, () => {});
+  }
+}
+
+/** Errors of link() on file systems without hard links: the placeholder way is taken instead. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Puts the file at `temp` at `target` unless something is there already (EEXIST then): a hard
+ * link, which only ever creates the name. Where the file system has no hard links, an empty
+ * placeholder created with O_EXCL claims the name and the rename replaces it. The caller
+ * removes `temp`'s name after a link.
+ */
+async function placeExclusive(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (err) {
+    if (!NO_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    const fd = await openFd(target, 'wx');
+    fsClose(fd, () => {});
+    await rename(temp, target);
   }
 }
 
@@ -87,7 +107,7 @@ export class LocalDiskStore implements BlobStore {
    * per call), and the descriptor's close is not waited for once the bytes are synced
    * (docs/benchmarks.md, "Uploads before Fastify").
    */
-  async write(location: string, body: Readable, opts: { maxBytes: number }): Promise<StoredBlob> {
+  async write(location: string, body: Readable, opts: { maxBytes: number; exclusive?: boolean }): Promise<StoredBlob> {
     const target = this.pathOf(location);
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
     // Opened before the body is read (so a refused body never races the file's creation), and
@@ -98,23 +118,27 @@ export class LocalDiskStore implements BlobStore {
     try {
       await pipeline(body, sink);
       await this.ensureShard(location);
-      await rename(temp, target).catch(async (err: NodeJS.ErrnoException) => {
+      const place = opts.exclusive ? () => placeExclusive(temp, target) : () => rename(temp, target);
+      await place().catch(async (err: NodeJS.ErrnoException) => {
         // The shard directory was removed behind this process's back: make it again.
         if (err.code !== 'ENOENT') throw err;
         this.shards.delete(location.slice(0, 2));
         await this.ensureShard(location);
-        await rename(temp, target);
+        await place();
       });
       renamed = true;
       // The bytes and the name reach the disk before this returns, so before the caller commits
       // the record: an upload answered 200 survives a power loss. Issued together, the two
-      // fsyncs cost about one journal commit (ext4), no more than the file's fsync alone.
-      await Promise.all([fsyncFd(fd), syncDirectory(join(this.dir, location.slice(0, 2)))]);
+      // fsyncs cost about one journal commit (ext4), no more than the file's fsync alone. An
+      // exclusive placement linked the file: its temporary name goes at the same time (a crash
+      // leaves it to the next start's sweep of tmp/).
+      await Promise.all([fsyncFd(fd), syncDirectory(join(this.dir, location.slice(0, 2))), opts.exclusive ? rm(temp, { force: true }) : undefined]);
     } catch (err) {
       // No write of the sink may still run when the descriptor is closed (hashing-file-sink.ts).
       if (!sink.closed) await once(sink, 'close').catch(() => {});
       await closeFd(fd).catch(() => {});
       await rm(renamed ? target : temp, { force: true });
+      if (renamed && opts.exclusive) await rm(temp, { force: true });
       throw err;
     }
     // Nothing uses the descriptor any more: its close runs while the caller commits.

@@ -9,6 +9,7 @@ async function finish(svc: FilesService, rows: readonly FileRecord[]): Promise<v
   if (!rows.length) return;
   const ids = rows.map((r) => r.object_id);
   svc.recentCommits.forgetObjects(ids);
+  svc.issuedTokens.forgetObjects(ids);
   // Records of abandoned uploads go too; for deleted files there is nothing left to delete.
   await svc.app.db.query(sql`DELETE FROM "_File" WHERE "objectId" = ANY(${ids}::text[])`);
   for (const r of rows) {
@@ -33,6 +34,7 @@ export async function removeFile(svc: FilesService, objectId: string, from: read
 export async function removeBytesOfDeleted(svc: FilesService, objectIds: readonly string[]): Promise<void> {
   // Before the rows change: a fileCallback of these files reads the row (its token is gone).
   svc.recentCommits.forgetObjects(objectIds);
+  svc.issuedTokens.forgetObjects(objectIds);
   await finish(svc, await markDeleted(svc.app.db, objectIds));
 }
 
