@@ -7,6 +7,7 @@ import { readPage, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
+import { headsWithPage, prefetchedHeads, readPageWithIncludes, type PrefetchedHead } from './page-includes.ts';
 import type { ObjectRow } from './object-row.ts';
 import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
 import { projectKeys, type KeySelection } from './project-keys.ts';
@@ -67,13 +68,17 @@ async function countOf(ctx: RequestContext, plan: FindPlan): Promise<number> {
   return n;
 }
 
-/** Encodes a page of rows, then include, file expansion and key projection. */
-async function finishPage(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, rows: readonly ObjectRow[]): Promise<WireObject[]> {
+/**
+ * Encodes a page of rows, then include, file expansion and key projection. `prefetched`: the
+ * included objects read with the page (page-includes.ts), as taken from its documents before
+ * encoding changes them.
+ */
+async function finishPage(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, rows: readonly ObjectRow[], prefetched?: ReadonlyMap<string, PrefetchedHead>): Promise<WireObject[]> {
   const { db, classes } = ctx.app;
   const view = plan.query.view;
   const schema = classes.cached(className);
   const objects = rows.map((r) => encodeOwnedRow(r, { className, withAcl: plan.withAcl, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
-  if (q.include.length) await resolveIncludes({ db, classes, access: plan.access }, objects, q.include);
+  if (q.include.length) await resolveIncludes({ db, classes, access: plan.access }, objects, q.include, prefetched);
   await expandFiles(db, objects);
   return q.keys ? objects.map((o) => projectKeys(o, q.keys)) : objects;
 }
@@ -84,8 +89,18 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
   if (q.limit > 0) {
     const { table, filter, order } = plan.query;
     const reuse = await reusable(ctx, className, plan);
-    const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse });
-    out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
+    const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse };
+    const { db, classes } = ctx.app;
+    const heads = q.include.length ? await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include) : [];
+    if (heads.length) {
+      // The page and the objects its pointers name, in one statement (page-includes.ts).
+      const read = await readPageWithIncludes<PageRow>(db, plan.access, page, heads);
+      const rows = read.rows.map(parsedRow);
+      out.results = await finishPage(ctx, className, plan, q, rows, prefetchedHeads(rows, read.heads));
+    } else {
+      const rows = await readPage<PageRow>(db, page);
+      out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
+    }
   }
   return out;
 }

@@ -5,6 +5,7 @@ import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { Queryable } from '../storage/database.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import { encodeIncluded, type DocumentRow, type WireObject } from './encode.ts';
+import type { PrefetchedHead } from './page-includes.ts';
 import { sql } from '../sql/fragment.ts';
 
 /** The columns include reads of a pointed-to object. */
@@ -52,9 +53,10 @@ export interface IncludeDeps {
 /**
  * Replaces pointers on the include paths with the objects they point to, in place: one query
  * per (path level, class), never one per object. Pointers to objects the caller cannot read,
- * or to missing objects, stay plain pointers.
+ * or to missing objects, stay plain pointers. `prefetched`: objects of the first level already
+ * read with the page (page-includes.ts), by head; pointers it did not look for are read here.
  */
-export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], paths: string[][]): Promise<void> {
+export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], paths: string[][], prefetched?: ReadonlyMap<string, PrefetchedHead>): Promise<void> {
   const byHead = new Map<string, string[][]>();
   for (const [head, ...rest] of paths) {
     const list = byHead.get(head) ?? [];
@@ -69,7 +71,7 @@ export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], 
       else if (Array.isArray(v)) v.forEach((item, i) => isPointer(item) && slots.push({ holder: v, key: i, ptr: item }));
     }
     if (!slots.length) continue;
-    const fetched = await fetchPointed(deps, slots.map((s) => s.ptr));
+    const fetched = await fetchPointed(deps, slots.map((s) => s.ptr), prefetched?.get(head));
     const resolved = [...fetched.values()];
     if (rests.length && resolved.length) await resolveIncludes(deps, resolved, rests);
     // Each slot gets an object of its own, as before (the first slot the fetched one, the others
@@ -85,7 +87,7 @@ export async function resolveIncludes(deps: IncludeDeps, objects: WireObject[], 
   }
 }
 
-async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promise<Map<string, WireObject>> {
+async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[], prefetched?: PrefetchedHead): Promise<Map<string, WireObject>> {
   const ids = new Map<string, Set<string>>();
   for (const p of pointers) {
     const set = ids.get(p.className) ?? new Set<string>();
@@ -100,9 +102,24 @@ async function fetchPointed(deps: IncludeDeps, pointers: PointerValue[]): Promis
     // Prepared: the text depends only on the class (ids and readers are parameters), and its
     // plan is the primary key or, on a small table, a scan of it (never a range to estimate).
     // No `acl` column: an included object never shows its ACL.
-    const rows = await deps.db.query<DocumentRow>(prepared(selectByIds(deps.access, className, INCLUDED_COLUMNS, [...set])));
+    const rows = fromPrefetch(prefetched, className, set) ?? (await deps.db.query<DocumentRow>(prepared(selectByIds(deps.access, className, INCLUDED_COLUMNS, [...set]))));
     const view = fieldView(deps.access, className);
     for (const r of rows) out.set(`${className}/${r.objectId}`, encodeIncluded(r, { className, master: view.master, drop: droppedFrom(view, r.objectId), schema }));
   }
   return out;
+}
+
+/**
+ * The rows of `ids` from what was read with the page, when that statement looked for every one of
+ * them (it read them under the same ACL as selectByIds); undefined when it did not.
+ */
+function fromPrefetch(prefetched: PrefetchedHead | undefined, className: string, ids: ReadonlySet<string>): DocumentRow[] | undefined {
+  if (!prefetched || prefetched.className !== className) return undefined;
+  const rows: DocumentRow[] = [];
+  for (const id of ids) {
+    if (!prefetched.considered.has(id)) return undefined;
+    const row = prefetched.rows.get(id);
+    if (row) rows.push(row);
+  }
+  return rows;
 }

@@ -76,7 +76,7 @@ export function boundedPageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_A
  * less on the peer bench's range query (docs/benchmarks.md, "Page bound per row").
  */
 export function pageStatement(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
-  return heavy(pageSelect(q, sql`octet_length(p.data_text) <= ${rowShare(q.limit, maxBytes)}`));
+  return heavy(pageSelect(q, rowFits(q, maxBytes)));
 }
 
 /** Each row's share of the bound on a page of `limit` rows. */
@@ -91,13 +91,35 @@ function pageSelect(q: PageQuery, fits: Sql): Sql {
   // bench's range query: 87 matching rows for a page of 20; measured 2026-11-26 as about a fifth
   // of the statement's CPU), and the middle SELECT's OFFSET 0 keeps the planner from pulling it
   // up into the outer level, where the size and the output column would each convert it again.
+  return sql`${boundedColumns(q, fits)}
+    FROM (${pageRowsSelect(q)}
+          OFFSET 0) p`;
+}
+
+/**
+ * `SELECT p."objectId", ..., <data_text if it fits>` over the page's rows as `p` (pageRowsSelect's
+ * columns): the outer level of a page statement, also used by the one that reads included
+ * objects with the page (page-includes.ts).
+ */
+export function boundedColumns(q: PageQuery, fits: Sql): Sql {
+  const pAcl = q.acl ? sql`, CASE WHEN ${fits} THEN p.acl END AS acl` : sql``;
+  return sql`SELECT p."objectId", p."createdAt", p."updatedAt"${pAcl}, CASE WHEN ${fits} THEN p.data_text END AS data_text`;
+}
+
+/**
+ * The page's rows (filter, order, limit, skip) with each document as text (`data_text`), not yet
+ * bounded; `extra` adds columns computed from the row as `q` (its `data` is the document).
+ */
+export function pageRowsSelect(q: PageQuery, extra: Sql = sql``): Sql {
   const acl = q.acl ? sql`, acl` : sql``;
   const qAcl = q.acl ? sql`, q.acl` : sql``;
-  const pAcl = q.acl ? sql`, CASE WHEN ${fits} THEN p.acl END AS acl` : sql``;
-  return sql`SELECT p."objectId", p."createdAt", p."updatedAt"${pAcl}, CASE WHEN ${fits} THEN p.data_text END AS data_text
-    FROM (SELECT q."objectId", q."createdAt", q."updatedAt"${qAcl}, q.data::text AS data_text
-          FROM (SELECT "objectId", "createdAt", "updatedAt"${acl}, data FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) q
-          OFFSET 0) p`;
+  return sql`SELECT q."objectId", q."createdAt", q."updatedAt"${qAcl}, q.data::text AS data_text${extra}
+          FROM (SELECT "objectId", "createdAt", "updatedAt"${acl}, data FROM ${q.table} WHERE ${q.filter} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.skip}) q`;
+}
+
+/** The per-row test of pageStatement: the row `p`'s document is within its share of the bound. */
+export function rowFits(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
+  return sql`octet_length(p.data_text) <= ${rowShare(q.limit, maxBytes)}`;
 }
 
 /**
@@ -112,6 +134,11 @@ export async function readPage<R extends PageRow>(db: Queryable, q: PageQuery, m
   if (!rows.some((r) => r.data_text === null)) return rows as R[];
   // Let go of the rows within their share before the second statement's rows arrive.
   rows.length = 0;
+  return readBoundedPage(db, q, maxBytes);
+}
+
+/** The running-sum statement of a page that had a document over its share: its rows, or 154. */
+export async function readBoundedPage<R extends PageRow>(db: Queryable, q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<R[]> {
   return checkedPage(await db.query<StatementRow<R>>(boundedPageStatement(q, maxBytes)), maxBytes);
 }
 

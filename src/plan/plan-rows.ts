@@ -16,3 +16,13 @@ export function selectById(access: Access, className: string, columns: Sql, obje
 export function selectByIds(access: Access, className: string, columns: Sql, objectIds: readonly string[]): Sql {
   return sql`SELECT ${columns} FROM ${ident(className)} WHERE "objectId" = ANY(${[...objectIds]}::text[]) AND ${readAcl(access.readers)}`;
 }
+
+/**
+ * `SELECT <columns> FROM <class> WHERE "objectId" = ANY(ARRAY(<ids>)) AND <read ACL>`: the ids
+ * come from a sub-select of the same statement (include read together with its page). As an
+ * array, the ids make the same plan as selectByIds' parameter: the primary key, or a scan of a
+ * small table.
+ */
+export function selectByIdsOf(access: Access, className: string, columns: Sql, ids: Sql): Sql {
+  return sql`SELECT ${columns} FROM ${ident(className)} WHERE "objectId" = ANY(ARRAY(${ids})) AND ${readAcl(access.readers)}`;
+}

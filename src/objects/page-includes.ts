@@ -1,0 +1,137 @@
+/**
+ * A class query's page and the objects its include paths point to, read in one statement
+ * (issue 16): the page as a materialized CTE, then, for each include head that is a Pointer field
+ * of the class, the pointed-to rows whose ids the page's documents hold, under the included
+ * class's read ACL (plan/plan-rows.ts selectByIdsOf). One round trip instead of two per include
+ * head; the server sends, and PostgreSQL runs, one statement less.
+ *
+ * What this reads is only a prefetch: include.ts still decides, per pointer, what is shown. It
+ * checks the included class's `get` permission and field policy as before, and uses the
+ * prefetched rows only for the ids this statement looked for (`considered`); any other pointer
+ * (an array item, another class) is read by its own statement as before.
+ */
+import { selectByIdsOf, type Access } from '../plan/index.ts';
+import type { ClassRegistry } from '../schema/class-registry.ts';
+import type { ClassSchema } from '../model/class-schema.ts';
+import { isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
+import type { Queryable } from '../storage/database.ts';
+import { heavy } from '../storage/heavy-lane.ts';
+import { preparedShape } from '../storage/prepared-statements.ts';
+import type { DocumentRow } from './encode.ts';
+import type { ObjectRow } from './object-row.ts';
+import { boundedColumns, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
+
+/** Most include heads read with the page; further ones get their own statements. */
+export const MAX_HEADS_WITH_PAGE = 4;
+
+/** An include head read with the page: a Pointer field of the queried class and its target class. */
+export interface HeadWithPage {
+  field: string;
+  className: string;
+}
+
+/** The objects read with the page for one include head. */
+export interface PrefetchedHead {
+  className: string;
+  /** The ids the statement looked for: of the page's documents whose field is a Pointer to the class. */
+  considered: ReadonlySet<string>;
+  /** The rows found among them that the caller may read, by objectId. */
+  rows: ReadonlyMap<string, DocumentRow>;
+}
+
+/**
+ * The include heads that can be read with the page: Pointer fields of the class whose target
+ * class exists and which the caller may `get` (a class it may not get is never read at all).
+ */
+export async function headsWithPage(deps: { db: Queryable; classes: ClassRegistry; access: Access }, schema: ClassSchema, paths: readonly string[][]): Promise<HeadWithPage[]> {
+  const out: HeadWithPage[] = [];
+  for (const head of new Set(paths.map((p) => p[0]))) {
+    if (out.length >= MAX_HEADS_WITH_PAGE) break;
+    const field = Object.hasOwn(schema.fields, head) ? schema.fields[head] : undefined;
+    if (field?.type !== 'Pointer' || !field.className || !isSafeKey(head)) continue;
+    if (!(await deps.classes.find(field.className, deps.db)) || !(await deps.access.permits(field.className, 'get'))) continue;
+    out.push({ field: head, className: field.className });
+  }
+  return out;
+}
+
+/** A row of the statement: part 0 is the page (in its order), part i the objects of head i. */
+type PartRow = PageRow & { part: number; data_text: string | null };
+
+/**
+ * The statement: the page's rows (pageRowsSelect, with each head's pointer as a column), then the
+ * pointed-to rows of each head. UNION ALL runs its branches in order and the page's CTE scan
+ * keeps the CTE's order, so the page's rows come first and in the query's order.
+ */
+export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
+  const pointers = join(heads.map((h, i) => sql`q.data->${jsonKey(h.field)} AS ${pointerColumn(i)}`), ', ');
+  const nullAcl = q.acl ? sql`, NULL::jsonb` : sql``;
+  const branches = heads.map((h, i) => {
+    const col = pointerColumn(i);
+    const ids = sql`SELECT p.${col}->>'objectId' FROM page p WHERE p.${col}->>'__type' = 'Pointer' AND p.${col}->>'className' = ${h.className}::text`;
+    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, data::text`;
+    return sql`
+    UNION ALL
+    ${selectByIdsOf(access, h.className, columns, ids)}`;
+  });
+  return heavy(sql`WITH page AS MATERIALIZED (${pageRowsSelect(q, sql`, ${pointers}`)})
+    SELECT 0 AS part, b.* FROM (${boundedColumns(q, rowFits(q, maxBytes))} FROM page p) b${join(branches, ' ')}`);
+}
+
+function pointerColumn(i: number): Sql {
+  // Names of this code base, never request data: `i` is an index below MAX_HEADS_WITH_PAGE.
+  return [sql`ptr_0`, sql`ptr_1`, sql`ptr_2`, sql`ptr_3`][i];
+}
+
+/** A page and what was read with it for its include heads (empty when the page was re-read). */
+export interface PageWithIncludes<R extends PageRow> {
+  rows: R[];
+  heads: ReadonlyMap<string, { className: string; rows: DocumentRow[] }>;
+}
+
+/**
+ * Reads a page and its heads' objects in one statement. When a document of the page was over its
+ * share of the bound, the page is read again by the running-sum statement (page-budget.ts) and
+ * nothing is prefetched.
+ */
+export async function readPageWithIncludes<R extends PageRow>(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<R>> {
+  const statement = pageWithIncludesStatement(access, q, heads, maxBytes);
+  const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
+  const rows: R[] = [];
+  const found = heads.map(() => [] as DocumentRow[]);
+  let cut = false;
+  for (const r of all) {
+    if (r.part === 0) {
+      if (r.data_text === null) cut = true;
+      rows.push(r as unknown as R);
+    } else if (r.data_text !== null) {
+      found[r.part - 1].push({ objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data: JSON.parse(r.data_text) as Record<string, unknown> });
+    }
+  }
+  if (cut) {
+    all.length = 0;
+    rows.length = 0;
+    return { rows: await readBoundedPage<R>(db, q, maxBytes), heads: new Map() };
+  }
+  return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])) };
+}
+
+/**
+ * What include may take from the prefetch, per head: the ids the statement looked for are those
+ * of the page's documents (as read, before encoding) whose field is a Pointer to the head's class,
+ * by the same test as the statement's.
+ */
+export function prefetchedHeads(page: readonly ObjectRow[], read: PageWithIncludes<PageRow>['heads']): Map<string, PrefetchedHead> {
+  const out = new Map<string, PrefetchedHead>();
+  for (const [field, { className, rows }] of read) {
+    const considered = new Set<string>();
+    for (const r of page) {
+      const v = Object.hasOwn(r.data, field) ? r.data[field] : undefined;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+      const p = v as Record<string, unknown>;
+      if (p.__type === 'Pointer' && p.className === className && typeof p.objectId === 'string') considered.add(p.objectId);
+    }
+    out.set(field, { className, considered, rows: new Map(rows.map((r) => [r.objectId, r])) });
+  }
+  return out;
+}
