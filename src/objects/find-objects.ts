@@ -91,9 +91,11 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
     const reuse = await reusable(ctx, className, plan);
     const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse };
     const { db, classes } = ctx.app;
-    const heads = q.include.length ? await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include) : [];
+    // The page and the objects its pointers name in one statement (page-includes.ts), only when
+    // that statement runs prepared: unprepared, its parsing and planning cost PostgreSQL more than
+    // the separate include statement, which is always prepared (docs/benchmarks.md, issue 16).
+    const heads = q.include.length && reuse ? await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include) : [];
     if (heads.length) {
-      // The page and the objects its pointers name, in one statement (page-includes.ts).
       const read = await readPageWithIncludes<PageRow>(db, plan.access, page, heads);
       const rows = read.rows.map(parsedRow);
       out.results = await finishPage(ctx, className, plan, q, rows, prefetchedHeads(rows, read.heads));
