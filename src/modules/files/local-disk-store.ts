@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { close as fsClose, createReadStream, fsync as fsFsync, open as fsOpen, read as fsRead } from 'node:fs';
+import { close as fsClose, createReadStream, fsync as fsFsync, open as fsOpen, read as fsRead, unlink as fsUnlink } from 'node:fs';
 import { promisify } from 'node:util';
 import { link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HashingLimiter } from './hashing-limiter.ts';
 import { HashingFileSink } from './hashing-file-sink.ts';
+import { pumpInto } from './pump-into.ts';
 import type { BlobStore, ByteRange, StoredBlob } from './blob-store.ts';
 
 /** Locations on disk are server-made random ids; anything else is refused before touching a path. */
@@ -29,6 +30,11 @@ async function md5OfFile(path: string): Promise<string> {
 const openFd = promisify(fsOpen);
 const fsyncFd = promisify(fsFsync);
 const closeFd = promisify(fsClose);
+
+/** Removes a name, whatever came of it (a plain unlink: fs.rm's rimraf costs an lstat and more per call). */
+function unlinkQuietly(path: string): Promise<void> {
+  return new Promise((resolve) => fsUnlink(path, () => resolve()));
+}
 
 /**
  * fsync of a directory's entries (a rename into it). Its descriptor is closed after the sync
@@ -76,8 +82,6 @@ async function placeExclusive(temp: string, target: string): Promise<void> {
 export class LocalDiskStore implements BlobStore {
   readonly kind = 'local' as const;
   readonly bucket: string;
-  /** Shard directories known to exist. */
-  private readonly shards = new Set<string>();
 
   private constructor(private readonly dir: string) {
     this.bucket = basename(dir) || 'files';
@@ -116,14 +120,13 @@ export class LocalDiskStore implements BlobStore {
     const sink = new HashingFileSink(fd, opts.maxBytes);
     let renamed = false;
     try {
-      await pipeline(body, sink);
-      await this.ensureShard(location);
+      await pumpInto(body, sink);
       const place = opts.exclusive ? () => placeExclusive(temp, target) : () => rename(temp, target);
       await place().catch(async (err: NodeJS.ErrnoException) => {
-        // The shard directory was removed behind this process's back: make it again.
+        // No shard directory yet (made on first need, not checked before every upload), or it
+        // was removed behind this process's back: make it.
         if (err.code !== 'ENOENT') throw err;
-        this.shards.delete(location.slice(0, 2));
-        await this.ensureShard(location);
+        await mkdir(join(this.dir, location.slice(0, 2)), { recursive: true });
         await place();
       });
       renamed = true;
@@ -132,7 +135,7 @@ export class LocalDiskStore implements BlobStore {
       // fsyncs cost about one journal commit (ext4), no more than the file's fsync alone. An
       // exclusive placement linked the file: its temporary name goes at the same time (a crash
       // leaves it to the next start's sweep of tmp/).
-      await Promise.all([fsyncFd(fd), syncDirectory(join(this.dir, location.slice(0, 2))), opts.exclusive ? rm(temp, { force: true }) : undefined]);
+      await Promise.all([fsyncFd(fd), syncDirectory(join(this.dir, location.slice(0, 2))), opts.exclusive ? unlinkQuietly(temp) : undefined]);
     } catch (err) {
       // No write of the sink may still run when the descriptor is closed (hashing-file-sink.ts).
       if (!sink.closed) await once(sink, 'close').catch(() => {});
@@ -144,14 +147,6 @@ export class LocalDiskStore implements BlobStore {
     // Nothing uses the descriptor any more: its close runs while the caller commits.
     fsClose(fd, () => {});
     return { size: sink.size, md5: sink.digest() };
-  }
-
-  /** Creates the two-character directory of a location once per process (one file system call less per upload). */
-  private async ensureShard(location: string): Promise<void> {
-    const shard = location.slice(0, 2);
-    if (this.shards.has(shard)) return;
-    await mkdir(join(this.dir, shard), { recursive: true });
-    this.shards.add(shard);
   }
 
   async read(location: string, range?: ByteRange): Promise<Readable | undefined> {
