@@ -198,6 +198,10 @@ export function createObject(ctx: RequestContext, className: string, body: unkno
     body,
     split: splitWriteBody,
     check: (b) => prepareCreate(ctx, className, prepareBody ? prepareBody(b) : b),
+    // A before extension answered the body unchanged (a no-op beforeSave): the checks passed on
+    // this very body before the call; only the timestamp is taken again, after it. Class rules
+    // (prepareBody) are run again as they would be, so only bodies without them skip.
+    unchanged: prepareBody ? undefined : (w) => ({ ...w, now: new Date().toISOString() }),
     commit: async (prepared, needs) => {
       // After a before extension (a beforeSave call to the engine) creates arrive spread out:
       // they group with fewer inserts in flight (combine-creates.ts).

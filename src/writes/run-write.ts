@@ -9,6 +9,7 @@
 import type { RequestContext } from '../app-context.ts';
 import type { BeforeWrite, RestObject, WriteEvent, WriteFlags, WriteSource } from './write-extension-api.ts';
 import type { WriteNeeds } from './write-extensions.ts';
+import { sameBody } from './same-body.ts';
 
 /** What a committed write hands back: the use-case's result, and events when asked for. */
 export interface Committed<R> {
@@ -33,6 +34,13 @@ export interface WriteSteps<V, R> {
   split?(body: unknown): { object: RestObject; flags: WriteFlags };
   /** Validation and permissions: a body in, the typed write out. Runs again on a replaced body. */
   check(body: unknown): Promise<V>;
+  /**
+   * What `check` would make of a replacement body equal to the body `write` was checked from
+   * (same-body.ts: a before extension that changed nothing), without checking it again: `write`
+   * with what depends on the moment brought up to date (a create's timestamp, taken after the
+   * hook as the second check takes it). Without it every replacement is checked again.
+   */
+  unchanged?(write: V): V;
   /** The stored object (REST JSON), for before extensions of deletes and of updates asking `previous`. */
   stored?(): Promise<RestObject | undefined>;
   /** The SQL (one statement or one transaction). Builds `events` only when `needs.after`. */
@@ -67,7 +75,7 @@ export function afterStage(ctx: RequestContext, events: readonly WriteEvent[] | 
 export async function runWrite<V, R>(ctx: RequestContext, steps: WriteSteps<V, R>): Promise<R> {
   const source = steps.source ?? 'api';
   const needs = ctx.app.writes.needs(steps.className, steps.op, source);
-  let write = await steps.check(steps.body);
+  let write: V = await steps.check(steps.body);
   if (needs.before) {
     const parts = steps.split?.(steps.body);
     const flags = parts?.flags ?? {};
@@ -87,7 +95,7 @@ export async function runWrite<V, R>(ctx: RequestContext, steps: WriteSteps<V, R
         stored,
         flags,
       });
-      if (replaced && steps.op !== 'delete') write = await steps.check(replaced);
+      if (replaced && steps.op !== 'delete') write = steps.unchanged && sameBody(replaced, steps.body) ? steps.unchanged(write) : await steps.check(replaced);
     }
   }
   const committed = await steps.commit(write, needs);

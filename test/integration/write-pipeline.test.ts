@@ -65,6 +65,40 @@ forEachEngine('write pipeline: extension points', (h) => {
     assert.equal('__ignore_hooks' in stored.body, false);
   });
 
+  test('create: a replacement equal to the body (a no-op beforeSave) is stored as sent, stamped after the extension', async () => {
+    const c = cls();
+    let answeredAt = 0;
+    use(
+      recorder({
+        before: async (w) => {
+          await new Promise((r) => setTimeout(r, 30));
+          answeredAt = Date.now();
+          // What a no-op LeanEngine beforeSave answers: the object it was sent, as JSON.
+          return { replace: JSON.parse(JSON.stringify(w.object)) };
+        },
+      }),
+    );
+    const sentAt = Date.now();
+    const body = { __ignore_hooks: ['afterSave'], title: 'x', n: 1, tags: ['a', 'b'], at: { __type: 'Date', iso: '2020-01-01T00:00:00.000Z' }, ACL: { '*': { read: true } } };
+    const res = await h().client.post(`/1.1/classes/${c}`, body, { query: { fetchWhenSave: true } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const createdAt = Date.parse(res.body.createdAt);
+    assert.ok(createdAt >= answeredAt && answeredAt >= sentAt + 25, `createdAt ${res.body.createdAt} is taken after the extension answered (${new Date(answeredAt).toISOString()})`);
+    assert.equal(res.body.updatedAt, res.body.createdAt);
+    assert.deepEqual(
+      { title: res.body.title, n: res.body.n, tags: res.body.tags, at: res.body.at },
+      { title: 'x', n: 1, tags: ['a', 'b'], at: { __type: 'Date', iso: '2020-01-01T00:00:00.000Z' } },
+    );
+    const stored = await h().client.get(`/1.1/classes/${c}/${res.body.objectId}`, { returnACL: 'true' }, { master: true });
+    assert.equal(stored.status, 200);
+    assert.equal(stored.body.createdAt, res.body.createdAt);
+    assert.deepEqual(stored.body.ACL, { '*': { read: true } });
+    assert.deepEqual(stored.body.at, { __type: 'Date', iso: '2020-01-01T00:00:00.000Z' });
+    assert.equal('__ignore_hooks' in stored.body, false);
+    // The same body refused before the extension is still refused (it was checked before the call).
+    assertError(await h().client.post(`/1.1/classes/${c}`, { n: 'not a number' }), 400, 111);
+  });
+
   test('create: a refusal is the client error and nothing is written; a bad replacement is validated', async () => {
     const c = cls();
     use(recorder({ before: (w) => { if (w.object.bad) throw new ApiError('badRequest', 'refused by hook'); return w.object.junk ? { replace: { 'bad key': 1 } } : undefined; } }));
