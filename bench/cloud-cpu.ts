@@ -10,14 +10,16 @@
  * (socket reuse). --limits turns the per-client rate limits on (the default of a real server;
  * set too high to refuse the load generator) on both sides. --creates measures creates instead
  * (bench/cloud.ts's other comparison): in a class without hooks, and in Counter, whose no-op
- * beforeSave the engine answers (Larder's CPU per create covers the hook call). Without --prof,
+ * beforeSave the engine answers (Larder's CPU per create covers the hook call), and then also
+ * counts the CPU of the bench database's PostgreSQL backends (a postgres column). Without --prof,
  * BENCH_SERVER_NODE_ARGS reaches this checkout's server (e.g. --perf-basic-prof for perf). --floor
  * also forwards the call through bench/forward-floor.mjs (Node's HTTP server and a raw socket,
  * nothing else) to this side's engine, in the same rounds: the least CPU a forwarder in Node
  * spends, under the same load as Larder (its column is labelled larder). For tuning by hand; not
  * part of `npm run bench`. --together (with --root) calls both sides' functions at the same time,
  * `--connections` each, instead of one after the other: on a machine whose load swings from run to
- * run, both sides then share the same minutes, and the pairs compare like with like.
+ * run, both sides then share the same minutes, and the pairs compare like with like (with --creates:
+ * hooked creates, Larder's and the engine's CPU only).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -25,7 +27,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
 import { runHttpLoad, type HttpRequestSpec } from './http-load.ts';
-import { cpuOf, cpuUsed } from './process-cpu.ts';
+import pg from 'pg';
+import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
 import { topFunctions } from './profile-summary.ts';
 import { BENCH_KEYS, COUNTING_LIMITS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 
@@ -99,8 +102,23 @@ const fn: HttpRequestSpec = { method: 'POST', path: () => '/1.1/functions/hello'
 let n = 0;
 const create = (className: string): HttpRequestSpec => ({ method: 'POST', path: () => `/1.1/classes/${className}`, body: () => `{"n":${n++}}` });
 
-/** Larder's and the engine's CPU microseconds per call of each measured run, per side and target. */
-const samples = new Map<string, { larder: number[]; engine: number[] }>();
+/** Larder's, the engine's and (creates) PostgreSQL's CPU microseconds per call of each measured run, per side and target. */
+const samples = new Map<string, { larder: number[]; engine: number[]; pg: number[] }>();
+
+/**
+ * --creates: the client backends of the bench database, whose CPU is counted with Larder's (a
+ * create's statements). Both sides share the database, but the rounds alternate, so the other
+ * side's backends sit idle while one side is measured.
+ */
+let stats: pg.Client | undefined;
+async function pgBackends(): Promise<number[]> {
+  if (!process.argv.includes('--creates')) return [];
+  if (!stats) {
+    stats = new pg.Client({ connectionString: benchDatabaseUrl() });
+    await stats.connect();
+  }
+  return backendPids(stats);
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -119,8 +137,9 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
   for (const [label, url, spec] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
     // The floor forwarder's CPU is in the larder column of its rows.
     const larder = label === 'floor  ' && side.floor ? [side.floor.pid] : larderPids;
-    const all = [...larder, engine, process.pid];
     await runHttpLoad(url, spec, { amount: Math.min(2000, calls) }, connections);
+    const pgPids = await pgBackends();
+    const all = [...larder, engine, process.pid, ...pgPids];
     const before = cpuOf(all);
     const t0 = process.hrtime.bigint();
     const res = await runHttpLoad(url, spec, { amount: calls }, connections);
@@ -128,30 +147,36 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
     const after = cpuOf(all);
     const n = res.ok;
     const key = `${side.name.padEnd(8)} ${label}`;
-    const got = samples.get(key) ?? { larder: [], engine: [] };
+    const got = samples.get(key) ?? { larder: [], engine: [], pg: [] };
     got.larder.push((cpuUsed(before, after, larder) * 1e6) / (n || 1));
     got.engine.push((cpuUsed(before, after, [engine]) * 1e6) / (n || 1));
+    got.pg.push((cpuUsed(before, after, pgPids) * 1e6) / (n || 1));
     samples.set(key, got);
+    const pgText = pgPids.length ? `  postgres ${us(cpuUsed(before, after, pgPids), n)}` : '';
     console.log(
-      `${side.name.padEnd(8)} ${label} ${String(Math.round(n / secs)).padStart(6)}/s  CPU us/call: larder ${us(cpuUsed(before, after, larder), n)}  engine ${us(cpuUsed(before, after, [engine]), n)}  load-gen ${us(cpuUsed(before, after, [process.pid]), n)}  non-2xx ${res.non2xx} errors ${res.errors}  engine sockets ${engineConnections(side.enginePort)}`,
+      `${side.name.padEnd(8)} ${label} ${String(Math.round(n / secs)).padStart(6)}/s  CPU us/call: larder ${us(cpuUsed(before, after, larder), n)}  engine ${us(cpuUsed(before, after, [engine]), n)}${pgText}  load-gen ${us(cpuUsed(before, after, [process.pid]), n)}  non-2xx ${res.non2xx} errors ${res.errors}  engine sockets ${engineConnections(side.enginePort)}`,
     );
   }
 }
 
-/** --together: both sides' through calls at once; Larder's and the engine's CPU per call of each. */
+/**
+ * --together: both sides' through calls (with --creates, hooked creates) at once; Larder's and the
+ * engine's CPU per call of each. PostgreSQL's backends serve both sides at once, so they are not counted.
+ */
 async function together(sides: Side[], calls: number, connections: number): Promise<void> {
+  const spec = process.argv.includes('--creates') ? create('Counter') : fn;
   const runs = sides.map((side) => ({ side, larder: [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i), engine: listenerPid(side.enginePort) }));
-  await Promise.all(runs.map((r) => runHttpLoad(r.side.server.url, fn, { amount: Math.min(2000, calls) }, connections)));
+  await Promise.all(runs.map((r) => runHttpLoad(r.side.server.url, spec, { amount: Math.min(2000, calls) }, connections)));
   const before = cpuOf(runs.flatMap((r) => [...r.larder, r.engine]));
   const done = await Promise.all(
     runs.map(async (r) => {
-      const res = await runHttpLoad(r.side.server.url, fn, { amount: calls }, connections);
+      const res = await runHttpLoad(r.side.server.url, spec, { amount: calls }, connections);
       return { r, n: res.ok, errors: res.errors + res.non2xx, after: cpuOf([...r.larder, r.engine]) };
     }),
   );
   for (const { r, n, errors, after } of done) {
     const key = `${r.side.name.padEnd(8)} together`;
-    const got = samples.get(key) ?? { larder: [], engine: [] };
+    const got = samples.get(key) ?? { larder: [], engine: [], pg: [] };
     got.larder.push((cpuUsed(before, after, r.larder) * 1e6) / (n || 1));
     got.engine.push((cpuUsed(before, after, [r.engine]) * 1e6) / (n || 1));
     samples.set(key, got);
@@ -179,7 +204,7 @@ async function main(): Promise<void> {
     if (process.argv.includes('--together')) for (let r = 0; r < rounds; r++) await together(sides, calls, connections);
     else for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
     for (const [key, v] of samples) {
-      console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})`);
+      console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})${v.pg.length ? `, postgres ${Math.round(median(v.pg))} (min ${Math.round(Math.min(...v.pg))})` : ''}`);
     }
   } finally {
     for (const s of sides) {
@@ -187,6 +212,7 @@ async function main(): Promise<void> {
       await s.server.stop();
     }
     for (const s of schemas) await dropSchema(url, s).catch(() => undefined);
+    await stats?.end();
   }
   if (prof) console.log(`profiles in ${dir}\n${topFunctions(dir, 40).join('\n')}`);
 }
