@@ -122,7 +122,8 @@ export function classHooks(app: AppContext, cloud: CloudCode): WriteExtension {
     if (!cloud.hooks.has(metadataName('after', e.op, e.className)) || skipped(e.ctx, e.flags, e.className).has(hook.after)) return;
     const base = e.op === 'delete' ? e.previous : e.object;
     if (!base) return;
-    const object: RestObject = e.op === 'update' ? { ...withoutSecrets(base), _updatedKeys: e.updatedKeys ?? [] } : withoutSecrets(base);
+    // A copy: the call is sent later, and the event's object is shared with other extensions.
+    const object: RestObject = e.op === 'update' ? { ...withoutSecrets(base), _updatedKeys: e.updatedKeys ?? [] } : { ...withoutSecrets(base) };
     const run = async () => {
       const user = await currentUserJson(e.ctx);
       await cloud.callHook(app, `/1.1/functions/${encodeURIComponent(e.className)}/${hook.after}`, user ? { object, user } : { object }, {
