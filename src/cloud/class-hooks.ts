@@ -28,8 +28,6 @@ const HOOKS: Record<'create' | 'update' | 'delete', { before: ClassHook; after: 
 const NO_HOOKS = new Set(['_Installation']);
 /** Server keys a hook's answer cannot set (the pipeline drops them too). */
 const SERVER_KEYS = new Set(['objectId', 'createdAt', 'updatedAt', 'className', '__type', '_updatedKeys']);
-/** The hooks a write without hook flags skips. */
-const NONE_SKIPPED: ReadonlySet<ClassHook> = new Set();
 /** Fields never sent to the engine (a sign-up's password); they are carried over to the answer. */
 const SECRET_FIELDS = ['password'];
 
@@ -77,7 +75,7 @@ export function classHooks(app: AppContext, cloud: CloudCode): WriteExtension {
   const skipped = (ctx: RequestContext, flags: BeforeWrite['flags'], className: string) =>
     // Most writes carry no flag: nothing to verify (ignoredHooks would answer an empty set).
     flags.__ignore_hooks === undefined && flags.__before === undefined && flags.__after === undefined
-      ? NONE_SKIPPED
+      ? undefined
       : ignoredHooks(flags, className, {
           master: ctx.master,
           hookKey: ctx.hookKey,
@@ -94,7 +92,7 @@ export function classHooks(app: AppContext, cloud: CloudCode): WriteExtension {
       return;
     }
     const hook = HOOKS[w.op];
-    if (!cloud.hooks.has(metadataName('before', w.op, w.className)) || skipped(w.ctx, w.flags, w.className).has(hook.before)) return;
+    if (!cloud.hooks.has(metadataName('before', w.op, w.className)) || skipped(w.ctx, w.flags, w.className)?.has(hook.before)) return;
     const object: RestObject =
       w.op === 'create'
         ? withoutSecrets(w.object)
@@ -119,7 +117,7 @@ export function classHooks(app: AppContext, cloud: CloudCode): WriteExtension {
   const after = (e: WriteEvent): void => {
     if (e.op === 'login') return;
     const hook = HOOKS[e.op];
-    if (!cloud.hooks.has(metadataName('after', e.op, e.className)) || skipped(e.ctx, e.flags, e.className).has(hook.after)) return;
+    if (!cloud.hooks.has(metadataName('after', e.op, e.className)) || skipped(e.ctx, e.flags, e.className)?.has(hook.after)) return;
     const base = e.op === 'delete' ? e.previous : e.object;
     if (!base) return;
     // A copy: the call is sent later, and the event's object is shared with other extensions.
