@@ -7,8 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { PGlite, protocol } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { collect, decode, reset } from './pglite-wire.mjs';
 
 // Parameters of prepared statements are encoded the way node-postgres encodes them for the
 // PostgreSQL engine (the same statements run there), so both engines receive the same text.
@@ -108,6 +109,35 @@ function concat(parts) {
 }
 
 /**
+ * Channels this engine listens on, by the name PostgreSQL reports in a notification (PGlite's
+ * toPostgresName: unquoted names fold to lower case), to the name the host listens by.
+ */
+const listening = new Map();
+
+function postgresName(channel) {
+  return channel.startsWith('"') && channel.endsWith('"') ? channel.slice(1, -1) : channel.toLowerCase();
+}
+
+function notify(channel, payload) {
+  const name = listening.get(channel);
+  if (name !== undefined) post({ notify: name, payload });
+}
+
+/**
+ * Sends protocol messages to PostgreSQL in ONE call into PGlite and decodes the answer
+ * (pglite-wire.mjs). Synchronous inside: nothing else runs in this thread meanwhile, and the
+ * worker runs one operation at a time (see `serial` below), so PGlite's own mutex is not needed.
+ * PGlite's execProtocol would also parse each message into an object first; the raw stream
+ * hands over the bytes only.
+ * @param {import('@electric-sql/pglite').PGlite} db @param {Uint8Array} bytes
+ */
+async function roundTrip(db, bytes) {
+  reset();
+  await db.execProtocolRawStream(bytes, { syncToFs: false, onRawData: collect });
+  return decode(db.parsers, notify);
+}
+
+/**
  * A statement the host marked as prepared (get by id, single insert, update by id), as a named
  * statement sent in ONE call into PGlite: Parse (first use only), Bind, Describe, Execute, Sync.
  * PGlite's query() makes six calls (parse, describe statement, bind, describe portal, execute,
@@ -124,45 +154,44 @@ async function preparedQuery(db, text, values) {
     parts.push(S.parse({ name, text }));
   }
   parts.push(S.bind({ statement: name, values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync());
-  let messages;
+  let rows;
   try {
-    ({ messages } = await db.runExclusive(() => db.execProtocol(concat(parts))));
+    rows = await roundTrip(db, concat(parts));
   } catch (err) {
     // A first run that failed after its Parse (e.g. at Bind) may have left the name prepared:
     // close it, so the next first run can prepare it again.
-    if (!preparedNames.has(text)) {
-      await db.runExclusive(() => db.execProtocol(concat([S.close({ type: 'S', name }), S.sync()]), { throwOnError: false })).catch(() => {});
-    }
+    if (!preparedNames.has(text)) await roundTrip(db, concat([S.close({ type: 'S', name }), S.sync()])).catch(() => {});
     throw err;
   }
   preparedNames.set(text, name);
-  return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
+  return rows;
 }
 
 /**
- * Any other statement with parameters, the same way through the unnamed statement: one call into
- * PGlite instead of six, planned on every run as PostgreSQL plans node-postgres' statements.
+ * Any other statement, the same way through the unnamed statement: one call into PGlite instead
+ * of six, planned on every run as PostgreSQL plans node-postgres' statements. Statements without
+ * parameters too (BEGIN, COMMIT, settings): PGlite's query() sends those by the extended
+ * protocol as well.
  * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
  */
-async function unnamedQuery(db, text, values) {
+function unnamedQuery(db, text, values) {
   const S = protocol.serialize;
-  const parts = [S.parse({ text }), S.bind({ values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync()];
-  const { messages } = await db.runExclusive(() => db.execProtocol(concat(parts)));
-  return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
+  return roundTrip(db, concat([S.parse({ text }), S.bind({ values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync()]));
 }
 
 /** @param {import('@electric-sql/pglite').PGlite} db @param {import('./pglite-protocol.ts').HostMessage} m */
 async function handle(db, m) {
   switch (m.op) {
     case 'query':
-      if (m.values.length === 0) return (await db.query(m.text)).rows;
       return m.prepared ? preparedQuery(db, m.text, m.values) : unnamedQuery(db, m.text, m.values);
     case 'exec':
       await db.exec(m.text);
       return [];
     case 'listen':
-      // PGlite delivers NOTIFY in process (at commit); forward each to the host.
+      // PGlite delivers NOTIFY in process (at commit): in the answer of the statement that
+      // commits, read by roundTrip (notify) or, for exec, by PGlite (this callback).
       await db.listen(m.channel, (payload) => post({ notify: m.channel, payload }));
+      listening.set(postgresName(m.channel), m.channel);
       return [];
     case 'close':
       await db.close();
@@ -175,10 +204,12 @@ async function handle(db, m) {
 /** @type {import('@electric-sql/pglite').PGlite} */
 let db;
 // The host sends `activate` first and statements only after `ready`.
+/** Operations run one after another even if the host sent several (it waits for each answer). */
+let serial = Promise.resolve();
 port.on('message', (m) => {
   if (m.op === 'activate') activate();
   else {
-    handle(db, m).then(
+    serial = serial.then(() => handle(db, m)).then(
       (rows) => post({ id: m.id, rows }),
       (err) => post({ id: m.id, error: errorOf(err) }),
     );

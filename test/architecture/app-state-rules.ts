@@ -34,6 +34,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/storage/table-access-paths.ts: caches': 'weakly keyed by a Database object (one app\'s database), released with it',
   'src/storage/pool-metrics.ts: pools': 'weak references to open pools for the process-wide /metrics gauge',
   'src/storage/pglite-worker.mjs: preparedNames': 'inside the embedded engine worker thread (one database)',
+  'src/storage/pglite-worker.mjs: listening': 'inside the embedded engine worker thread (one database): its channels',
   'src/export/export-worker.ts: liveOwners': 'lease owners alive in this process: a lease names a process',
 };
 
