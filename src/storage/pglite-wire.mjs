@@ -9,8 +9,11 @@
 // Plain JavaScript, like the worker that imports it (a worker thread has no TypeScript loader).
 import { types } from '@electric-sql/pglite';
 
-/** Grows to the largest answer seen and is reused: one copy of the engine's output, no more. */
-let out = Buffer.allocUnsafe(64 * 1024);
+/** The reused buffer's size; one grown past KEEP_BYTES for a large answer is dropped after it. */
+const START_BYTES = 64 * 1024;
+const KEEP_BYTES = 4 * 1024 * 1024;
+/** Reused from one answer to the next: one copy of the engine's output, no more. */
+let out = Buffer.allocUnsafe(START_BYTES);
 let used = 0;
 
 /** PGlite's onRawData: `chunk` is a view of the engine's memory, valid only during the call. */
@@ -132,6 +135,7 @@ export function decode(parsers, onNotify) {
     at = next;
   }
   used = 0;
+  if (out.length > KEEP_BYTES) out = Buffer.allocUnsafe(START_BYTES);
   if (error) throw Object.assign(new Error(error.message), error);
   return rows;
 }

@@ -15,7 +15,7 @@ function causeOf(err: unknown): Record<string, unknown> {
 // The embedded engine's thread decodes PostgreSQL's answers itself (pglite-wire.mjs) instead of
 // through PGlite's execProtocol + parseResults. Its rows and errors must be exactly PGlite's own:
 // the reference here is PGlite's query() in this thread, with the worker's parsers.
-test('PGlite wire decoding: rows and errors equal PGlite query() for every column type, NULLs, duplicate names, empty results', async () => {
+test('PGlite wire decoding: rows and errors equal PGlite query() for every column type, NULLs, duplicate names, empty results, large answers', async () => {
   const db = await openPglite({ schema: 'larder', statementTimeoutMs: 10_000, sliceMs: 0 });
   const ref = await PGlite.create({ parsers: { 20: (v) => Number(v), 1700: (v) => Number(v), 1184: (v) => v } });
   try {
@@ -42,7 +42,10 @@ test('PGlite wire decoding: rows and errors equal PGlite query() for every colum
       sql`SELECT * FROM t WHERE id = ${'none'}`,
       sql`UPDATE t SET n = n + 1 WHERE id = ${'a'} RETURNING n`,
       sql`UPDATE t SET n = 0 WHERE id = ${'none'}`,
+      // Past the reused buffer's first size, then past the size it keeps (pglite-wire.mjs).
       sql`SELECT repeat(${'é'}, 100000) AS long`,
+      sql`SELECT repeat(${'x'}, 5000000) AS huge`,
+      sql`SELECT id FROM t WHERE id = ${'b'}`,
     ];
     for (const s of statements) {
       const { text, values } = s.toQuery();
