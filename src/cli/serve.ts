@@ -18,7 +18,7 @@ import { SHUTDOWN_DEADLINE_MS } from './shutdown-deadline.ts';
 // cluster primary, which serves no requests, loads none of them and stays small in memory.
 
 /** Opens the database the config names (locking the embedded data directory). */
-export async function openConfiguredDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
+export async function openConfiguredDatabase(config: Config, logger?: Logger): Promise<{ db: Database; lock?: DataDirLock }> {
   const { lockDataDir } = await import('../storage/data-dir-lock.ts');
   const { openDatabase } = await import('../storage/open-database.ts');
   const lock = config.databaseUrl ? undefined : lockDataDir(resolve(config.dataDir));
@@ -31,6 +31,7 @@ export async function openConfiguredDatabase(config: Config): Promise<{ db: Data
       statementTimeoutMs: config.statementTimeoutMs,
       embeddedSliceMs: config.embeddedSliceMs,
       heavySlots: config.heavyQuerySlots,
+      onEmbeddedUpkeep: logger && ((d) => logger.debug({ table: d.table, upkeep: d.what, ms: d.ms }, 'embedded engine table upkeep')),
     });
     return { db, lock };
   } catch (err) {
@@ -107,7 +108,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
   const engineProcess = cluster.isPrimary && config.engineDir ? await import('./engine-process.ts') : undefined;
   const engine = await engineProcess?.planEngine(config);
   const cloud = await cloudFromConfig(config, logger, engine?.url);
-  const { db, lock } = await openConfiguredDatabase(config);
+  const { db, lock } = await openConfiguredDatabase(config, logger);
   let draining = false;
   let metrics: import('node:http').Server | undefined;
   try {

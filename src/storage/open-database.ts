@@ -1,6 +1,7 @@
 import type { Database } from './database.ts';
 import { openPostgres } from './postgres.ts';
 import { withHeavyLane } from './heavy-lane.ts';
+import type { UpkeepDone } from './pglite-upkeep.ts';
 
 /** How to reach the database. */
 export interface DatabaseTarget {
@@ -16,6 +17,8 @@ export interface DatabaseTarget {
   embeddedSliceMs?: number;
   /** Class queries (find, count) that may run at once (heavy-lane.ts); default heavySlotsDefault. */
   heavySlots?: number;
+  /** Embedded engine: told about each table's ANALYZE/VACUUM (pglite-upkeep.ts), for the debug log. */
+  onEmbeddedUpkeep?: (done: UpkeepDone) => void;
 }
 
 /**
@@ -38,5 +41,5 @@ export async function openDatabase(t: DatabaseTarget): Promise<Database> {
   const slots = t.heavySlots || heavySlotsDefault(t);
   if (t.databaseUrl) return withHeavyLane(await openPostgres({ url: t.databaseUrl, schema: t.schema, poolSize: t.poolSize, statementTimeoutMs: t.statementTimeoutMs }), slots, t.statementTimeoutMs);
   const { openPglite } = await import('./pglite.ts');
-  return withHeavyLane(await openPglite({ dataDir: t.dataDir, schema: t.schema, statementTimeoutMs: t.statementTimeoutMs, sliceMs: t.embeddedSliceMs ?? DEFAULT_EMBEDDED_SLICE_MS }), slots, t.statementTimeoutMs);
+  return withHeavyLane(await openPglite({ dataDir: t.dataDir, schema: t.schema, statementTimeoutMs: t.statementTimeoutMs, sliceMs: t.embeddedSliceMs ?? DEFAULT_EMBEDDED_SLICE_MS, onUpkeep: t.onEmbeddedUpkeep }), slots, t.statementTimeoutMs);
 }

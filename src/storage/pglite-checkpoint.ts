@@ -26,7 +26,8 @@ export class IdleCheckpoints {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly run: () => Promise<void>) {}
+  /** `run(idle)`: idle is false for the checkpoint of an engine busy all along. */
+  constructor(private readonly run: (idle: boolean) => Promise<void>) {}
 
   /** The engine is taken: whatever runs may write. */
   busy(): void {
@@ -35,7 +36,7 @@ export class IdleCheckpoints {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     // Queued behind the work now running; it cuts nothing (pglite-host.ts).
-    if (Date.now() - this.lastAt >= BUSY_EVERY_MS) this.start();
+    if (Date.now() - this.lastAt >= BUSY_EVERY_MS) this.start(false);
   }
 
   /** The engine is free with nothing waiting. */
@@ -44,16 +45,16 @@ export class IdleCheckpoints {
     const wait = Math.max(IDLE_MS, this.lastAt + EVERY_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.start();
+      this.start(true);
     }, wait);
     this.timer.unref();
   }
 
-  private start(): void {
+  private start(idle: boolean): void {
     this.dirty = false;
     this.lastAt = Date.now();
     // A failed checkpoint (the engine restarting, closed) is retried after the next work.
-    this.run().catch(() => (this.dirty = true));
+    this.run(idle).catch(() => (this.dirty = true));
   }
 
   /** No more checkpoints (the engine closes). */

@@ -18,23 +18,14 @@ import { ApiError } from '../errors/api-error.ts';
 import { embeddedReopenCpuSeconds, embeddedReopenSeconds, statementTimeouts } from '../metrics/core-metrics.ts';
 import { driverError, type HostMessage, type WorkerError } from './pglite-protocol.ts';
 import { IdleCheckpoints } from './pglite-checkpoint.ts';
+import { upkeepRound, type Maintenance } from './pglite-upkeep.ts';
 import { cancelError, startRunning, type CancelReason, type Pending, type Running } from './pglite-running.ts';
 import { activateSpare, prepareSpare, type Spare } from './pglite-spare.ts';
 import { EngineTurns } from './engine-turns.ts';
 import { ChannelListeners } from './pglite-listeners.ts';
+import type { PgliteHostOptions } from './pglite-host-options.ts';
 
-/** What the host needs. */
-export interface PgliteHostOptions {
-  dataDir: string;
-  schema: string;
-  /** Longest any statement may run, ms (PostgreSQL's statement_timeout); 0: unbounded. */
-  statementTimeoutMs: number;
-  /** Longest a statement may hold the engine while other work waits for it, ms; 0: no slice. */
-  sliceMs: number;
-  /** Told about each cancellation (for the log). */
-  onCancel?: (info: { reason: CancelReason; ranMs: number }) => void;
-}
-
+export type { PgliteHostOptions };
 
 /** The embedded engine behind a worker thread; see the file comment. */
 export class PgliteHost {
@@ -55,8 +46,12 @@ export class PgliteHost {
   private restarting = false;
   private readonly listeners = new ChannelListeners();
 
-  /** Keeps what a reopen must replay short (pglite-checkpoint.ts). */
-  private readonly checkpoints = new IdleCheckpoints(() => this.exec('CHECKPOINT', true));
+  /** Checkpoints (pglite-checkpoint.ts), when idle after the tables' upkeep (pglite-upkeep.ts). */
+  private readonly checkpoints = new IdleCheckpoints(async (idle) => {
+    const engine = { run: (m: Maintenance) => this.maintain(m), idle: () => !this.turns.busy && this.turns.queued === 0 && !this.closed };
+    if (idle) await upkeepRound(engine, this.opts.schema, this.opts.onUpkeep).catch(() => {});
+    await this.maintain({ op: 'exec', text: 'CHECKPOINT' });
+  });
 
   constructor(private readonly opts: PgliteHostOptions) {}
 
@@ -209,7 +204,8 @@ export class PgliteHost {
     return () => {
       if (released) return;
       released = true;
-      if (!this.turns.pass() && !checkpoint) this.checkpoints.idle();
+      // After a checkpoint too: work that came meanwhile (and passed its turn on) is still to upkeep.
+      if (!this.turns.pass()) this.checkpoints.idle();
     };
   }
 
@@ -225,13 +221,17 @@ export class PgliteHost {
 
   /**
    * Runs raw SQL text: migrations and DDL of Larder's own, never request data. Not bounded:
-   * a migration cut halfway on a slow machine would only run again at every start. `checkpoint`:
-   * a checkpoint (pglite-checkpoint.ts), which is no work to checkpoint after.
+   * a migration cut halfway on a slow machine would only run again at every start.
    */
-  async exec(text: string, checkpoint = false): Promise<void> {
-    const release = await this.lock(checkpoint);
+  async exec(text: string): Promise<void> {
+    await this.maintain({ op: 'exec', text }, false);
+  }
+
+  /** `upkeep`: checkpoint and upkeep, which cut nothing and are no work to checkpoint after. */
+  private async maintain(m: Maintenance, upkeep = true): Promise<Record<string, unknown>[]> {
+    const release = await this.lock(upkeep);
     try {
-      await this.call({ id: 0, op: 'exec', text }, this.generation, false);
+      return await this.call({ id: 0, ...m }, this.generation, false);
     } finally {
       release();
     }

@@ -18,6 +18,8 @@ export interface PgliteOptions {
   sliceMs: number;
   /** Told about each cancelled statement (logging). */
   onCancel?: PgliteHostOptions['onCancel'];
+  /** Told about each table's upkeep (pglite-upkeep.ts), for the debug log. */
+  onUpkeep?: PgliteHostOptions['onUpkeep'];
 }
 
 async function run<R>(work: Promise<Record<string, unknown>[]>): Promise<R[]> {
@@ -42,6 +44,7 @@ export async function openPglite(opts: PgliteOptions): Promise<Database> {
     statementTimeoutMs: opts.statementTimeoutMs,
     sliceMs: opts.sliceMs,
     onCancel: opts.onCancel,
+    onUpkeep: opts.onUpkeep,
   });
   try {
     await host.start();
