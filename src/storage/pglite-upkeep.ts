@@ -51,10 +51,14 @@ export function upkeepDue(t: TableCounters): Upkeep | undefined {
 /** Flushes this backend's pending counters at the end of the statement (see the file comment). */
 export const FLUSH_SQL = 'SELECT pg_stat_force_next_flush()';
 
-/** The counters of the schema's tables. */
+/**
+ * The counters of the schema's tables. The functions behind pg_stat_user_tables, called for the
+ * two counters only: the view computes all twenty of them (30 tables: 30 ms against 10 ms).
+ */
 export const STATS_SQL =
-  'SELECT s.relname AS "table", c.reltuples::float8 AS reltuples, s.n_mod_since_analyze AS "modsSinceAnalyze", s.n_dead_tup AS "deadTuples" ' +
-  'FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.schemaname = $1';
+  'SELECT c.relname AS "table", c.reltuples::float8 AS reltuples, pg_stat_get_mod_since_analyze(c.oid) AS "modsSinceAnalyze", ' +
+  'pg_stat_get_dead_tuples(c.oid) AS "deadTuples" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace ' +
+  "WHERE n.nspname = $1 AND c.relkind = 'r'";
 
 function quoted(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
