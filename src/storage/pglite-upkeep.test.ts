@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from '../sql/fragment.ts';
 import { openPglite } from './pglite.ts';
 import { upkeepDue, type UpkeepDone } from './pglite-upkeep.ts';
 
 test('autovacuum rule: ANALYZE past 50 + 10% changed rows, VACUUM past 50 + 20% dead rows', () => {
-  const t = (reltuples: number, modsSinceAnalyze: number, deadTuples: number) => upkeepDue({ table: 'T', reltuples, modsSinceAnalyze, deadTuples });
+  const t = (reltuples: number, modsSinceAnalyze: number, deadTuples: number, hasPages = false) => upkeepDue({ table: 'T', reltuples, modsSinceAnalyze, deadTuples, hasPages });
   assert.equal(t(-1, 50, 0), undefined, 'never analyzed counts as empty: 50 is not past 50');
+  assert.equal(t(-1, 0, 0, true), 'ANALYZE', 'never analyzed but holds pages (counters lost at a restart)');
+  assert.equal(t(0, 0, 0, true), undefined);
   assert.equal(t(-1, 51, 0), 'ANALYZE');
   assert.equal(t(1000, 150, 0), undefined);
   assert.equal(t(1000, 151, 0), 'ANALYZE');
@@ -51,5 +56,28 @@ test('the idle embedded engine analyzes grown tables and vacuums dead rows; a re
     assert.equal(stats[0].n, 2, 'column statistics of id and n');
   } finally {
     await db.close();
+  }
+});
+
+test('a class loaded before a restart is analyzed by the restarted engine (its counters start at zero)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'larder-upkeep-'));
+  try {
+    const first = await openPglite({ dataDir, schema: 'upkeep_test', statementTimeoutMs: 0, sliceMs: 0 });
+    await first.exec('CREATE TABLE "Loaded" (id int PRIMARY KEY)');
+    await first.query(sql`INSERT INTO "Loaded" SELECT g FROM generate_series(1, 3000) g`);
+    await first.close(); // before any idle upkeep
+    const done: UpkeepDone[] = [];
+    const db = await openPglite({ dataDir, schema: 'upkeep_test', statementTimeoutMs: 0, sliceMs: 0, onUpkeep: (d) => done.push(d) });
+    try {
+      assert.deepEqual(await db.query(sql`SELECT count(*)::int AS n FROM "Loaded"`), [{ n: 3000 }]);
+      for (let i = 0; i < 50 && done.length < 1; i++) await sleep(100);
+      assert.deepEqual(done.map((d) => [d.table, d.what]), [['Loaded', 'ANALYZE']]);
+      const [c] = await db.query<{ reltuples: number }>(sql`SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'Loaded'`);
+      assert.equal(c.reltuples, 3000);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -9,7 +9,10 @@
  * pg_stat_user_tables), but a backend flushes its pending counters at most once a second and
  * single-user mode has no timer to flush them later: they read zero until the next flush.
  * pg_stat_force_next_flush() makes the end of that statement flush them, so the next statement
- * reads them. So Larder counts nothing on its write path.
+ * reads them. So Larder counts nothing on its write path. PGlite keeps them only while the engine
+ * runs (every start, clean or after a cut statement, begins at zero): so a table never analyzed
+ * that holds pages is analyzed whatever its counters say, else a class loaded before a restart
+ * would wait for 50 more changes.
  *
  * The rule is autovacuum's with its default settings: ANALYZE when the rows changed since the
  * last ANALYZE exceed 50 + 10% of the table's rows, VACUUM when its dead rows exceed 50 + 20%.
@@ -32,6 +35,8 @@ export interface TableCounters {
   reltuples: number;
   modsSinceAnalyze: number;
   deadTuples: number;
+  /** The table's file is not empty (pg_relation_size > 0). */
+  hasPages: boolean;
 }
 
 /** What a table needs: the statement keyword(s) to run on it, or undefined. */
@@ -41,7 +46,7 @@ export type Upkeep = 'VACUUM (ANALYZE)' | 'VACUUM' | 'ANALYZE';
 export function upkeepDue(t: TableCounters): Upkeep | undefined {
   const rows = Math.max(0, t.reltuples);
   const vacuum = t.deadTuples > VACUUM_BASE + VACUUM_SCALE * rows;
-  const analyze = t.modsSinceAnalyze > ANALYZE_BASE + ANALYZE_SCALE * rows;
+  const analyze = t.modsSinceAnalyze > ANALYZE_BASE + ANALYZE_SCALE * rows || (t.reltuples < 0 && t.hasPages);
   if (vacuum && analyze) return 'VACUUM (ANALYZE)';
   if (vacuum) return 'VACUUM';
   if (analyze) return 'ANALYZE';
@@ -57,7 +62,7 @@ export const FLUSH_SQL = 'SELECT pg_stat_force_next_flush()';
  */
 export const STATS_SQL =
   'SELECT c.relname AS "table", c.reltuples::float8 AS reltuples, pg_stat_get_mod_since_analyze(c.oid) AS "modsSinceAnalyze", ' +
-  'pg_stat_get_dead_tuples(c.oid) AS "deadTuples" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace ' +
+  'pg_stat_get_dead_tuples(c.oid) AS "deadTuples", pg_relation_size(c.oid) > 0 AS "hasPages" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace ' +
   "WHERE n.nspname = $1 AND c.relkind = 'r'";
 
 function quoted(name: string): string {
