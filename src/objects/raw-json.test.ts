@@ -26,6 +26,9 @@ test('a File reference sends the row through the parsing path', () => {
   assert.equal(mayHoldFile({ ...base, data_text: '{"pic": {"id": "f1", "__type": "File"}}' }), true);
   assert.equal(mayHoldFile({ ...base, data_text: '{"pics": [{"id": "f1", "__type": "File"}]}' }), true);
   assert.equal(mayHoldFile({ ...base, data_text: '{"p": {"__type": "Pointer", "objectId": "x", "className": "File"}}' }), false);
+  assert.equal(mayHoldFile({ ...base, data_text: '{"kind": "File", "f": {"__type": "Date", "iso": "File"}}' }), false);
+  assert.equal(mayHoldFile({ ...base, data_text: '{"a": "File\\"", "b": {"__type":"File"}}' }), false);
+  assert.equal(mayHoldFile({ ...base, data_text: '{"kind": "File", "f": {"id": "f1", "__type": "File"}}' }), true);
 });
 
 test('RawJson serialises as the value it holds, not as a string', () => {
