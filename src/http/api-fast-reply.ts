@@ -7,7 +7,7 @@
  * of any other shape are not written here (`wireText` says undefined) but sent by Fastify.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { httpDuration, httpRequests, rateLimitRefusals } from '../metrics/core-metrics.ts';
+import { countAnswer, rateLimitRefusals } from '../metrics/core-metrics.ts';
 import { RawJson } from '../objects/raw-json.ts';
 import type { ApiResponse } from './route.ts';
 
@@ -63,7 +63,6 @@ export function writeJson(res: ServerResponse, status: number, text: string, ext
   headers['content-length'] = String(Buffer.byteLength(text));
   res.writeHead(status, headers);
   res.end(text);
-  httpRequests.inc({ family: m.family, method: m.method, status: String(status) });
-  httpDuration.observe({ family: m.family, method: m.method }, (performance.now() - m.started) / 1000);
+  countAnswer(m.family, m.method, status, (performance.now() - m.started) / 1000);
   if (status === 429) rateLimitRefusals.inc({ family: m.family });
 }

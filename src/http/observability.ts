@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { safeEqual } from '../auth/constant-time.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
-import { httpDuration, httpRequests, rateLimitRefusals } from '../metrics/core-metrics.ts';
+import { countAnswer, rateLimitRefusals } from '../metrics/core-metrics.ts';
 import { watchPool } from '../storage/pool-metrics.ts';
 import { collectMetrics, metricsContentType } from '../metrics/cluster-metrics.ts';
 import { callerFromHeaders } from './credentials.ts';
@@ -46,8 +46,7 @@ export function mountObservability(server: FastifyInstance, opts: ObservabilityO
     const method = METHODS.has(req.method) ? req.method : 'OTHER';
     const status = reply.statusCode;
     const seconds = reply.elapsedTime / 1000;
-    httpRequests.inc({ family, method, status: String(status) });
-    httpDuration.observe({ family, method }, seconds);
+    countAnswer(family, method, status, seconds);
     if (status === 429) rateLimitRefusals.inc({ family });
     if (opts.requestLog) {
       // Never the query string (download tokens, where clauses); token-bearing paths by pattern.

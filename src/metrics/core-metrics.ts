@@ -3,22 +3,62 @@
  * and each is created once. Components that own a metric of their own (a module, a limiter)
  * declare it next to their code with the helpers of registry.ts.
  */
-import { counter, gauge, histogram } from './registry.ts';
+import { Histogram, type MetricObjectWithValues, type MetricValueWithName } from 'prom-client';
+import { AnswerCounts } from './answer-counts.ts';
+import { counter, gauge, histogram, metricsRegistry } from './registry.ts';
 
-/** API requests answered, by route family (route-family.ts), method and HTTP status. */
+/** Bucket upper bounds of larder_http_request_duration_seconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** This process's answers, counted locally and read by the two metrics below (answer-counts.ts). */
+const answers = new AnswerCounts(DURATION_BUCKETS);
+
+/**
+ * Counts one API answer by route family (route-family.ts), method and HTTP status, with its
+ * duration: the only way in to the two metrics below, on every path that answers (observability.ts,
+ * the fast paths).
+ */
+export function countAnswer(family: string, method: string, status: number, seconds: number): void {
+  answers.count(family, method, status, seconds);
+}
+
+/** API requests answered, by route family, method and HTTP status (from countAnswer). */
 export const httpRequests = counter({
   name: 'larder_http_requests_total',
   help: 'HTTP requests answered, by route family, method and status code',
   labelNames: ['family', 'method', 'status'] as const,
+  collect() {
+    answers.flushCounts((labels, n) => this.inc(labels, n));
+  },
 });
 
-/** Time from request to response, by route family and method. */
-export const httpDuration = histogram({
-  name: 'larder_http_request_duration_seconds',
-  help: 'HTTP request duration in seconds, by route family and method',
-  labelNames: ['family', 'method'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-});
+const DURATION_NAME = 'larder_http_request_duration_seconds';
+
+/**
+ * A prom-client histogram whose values are AnswerCounts': prom-client has no way to add counted
+ * buckets to a histogram, so `get` (what the registry formats and the cluster aggregates)
+ * answers them itself, in Histogram's own shape. Nothing observes it directly.
+ */
+class AnswerDurations extends Histogram<'family' | 'method'> {
+  override async get(): Promise<MetricObjectWithValues<MetricValueWithName<'family' | 'method'>>> {
+    const values = answers.histogramValues(DURATION_NAME);
+    // As Histogram.get() returns it at run time: prom-client's types declare `type` a numeric
+    // enum (it is the string) and a collect callback (its get() carries none).
+    const data = { name: DURATION_NAME, help: DURATION_HELP, type: 'histogram', aggregator: 'sum', values };
+    return data as unknown as MetricObjectWithValues<MetricValueWithName<'family' | 'method'>>;
+  }
+
+  override reset(): void {
+    answers.reset();
+  }
+}
+
+const DURATION_HELP = 'HTTP request duration in seconds, by route family and method';
+
+/** Time from request to response, by route family and method (from countAnswer). */
+export const httpDuration: Histogram<'family' | 'method'> =
+  (metricsRegistry.getSingleMetric(DURATION_NAME) as Histogram<'family' | 'method'> | undefined) ??
+  new AnswerDurations({ name: DURATION_NAME, help: DURATION_HELP, labelNames: ['family', 'method'] as const, buckets: DURATION_BUCKETS, registers: [metricsRegistry] });
 
 /** Requests refused with HTTP 429, by route family: every rate limit of the API counts here. */
 export const rateLimitRefusals = counter({

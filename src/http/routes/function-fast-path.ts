@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app-context.ts';
 import type { AnswerHead } from '../../cloud/answer-parser.ts';
 import type { StreamedAnswer, WholeAnswer } from '../../cloud/engine-client.ts';
-import { httpDuration, httpRequests } from '../../metrics/core-metrics.ts';
+import { countAnswer } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
@@ -129,9 +129,7 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
           // As a latin1 string (bytes for bytes), Node sends the head and body in one write
           // instead of corking a writev of the two.
           res.end(whole.toString('latin1'), 'latin1');
-          const status = String(answer.status);
-          httpRequests.inc({ family, method: 'POST', status });
-          httpDuration.observe({ family, method: 'POST' }, (performance.now() - started) / 1000);
+          countAnswer(family, 'POST', answer.status, (performance.now() - started) / 1000);
         },
         (error: unknown) => handOff({ error: engineCallFailure(app, caller, error) }),
       );
