@@ -48,7 +48,13 @@ class AnswerDurations extends Histogram<'family' | 'method'> {
     return data as unknown as MetricObjectWithValues<MetricValueWithName<'family' | 'method'>>;
   }
 
+  /** What the registry formats (prom-client's Registry asks a histogram for this, not get()). */
+  getForPromString(): Promise<MetricObjectWithValues<MetricValueWithName<'family' | 'method'>>> {
+    return this.get();
+  }
+
   override reset(): void {
+    super.reset();
     answers.reset();
   }
 }
