@@ -13,8 +13,11 @@
  *   rather than round by round, so that both see the same load.
  * - big: one upload (streamed from a file) and one download of a `--size` file (use 104857600);
  *   MB/s of each.
- * `--b` defaults to this checkout.
+ * `--b` defaults to this checkout. With `--floor` (put mode, `--interleave`), a third side takes
+ * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
+ * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
  */
+import { spawn } from 'node:child_process';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
@@ -22,12 +25,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+import { BENCH_KEYS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
-    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
   },
 });
 if (!flags.a) throw new Error('--a <checkout> is required');
@@ -114,6 +117,26 @@ async function inParallel(n: number, width: number, f: (i: number) => Promise<vo
   return walls;
 }
 
+/** bench/upload-floor.mjs as a server of its own, storing under `dir` (--floor). */
+async function startFloor(dir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const nodeArgs = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bench', 'upload-floor.mjs'), String(port), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the upload floor exited (${code})`)));
+    child.stdout!.once('data', () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${port}`, pid: child.pid!, workerPids: () => [child.pid!], output: () => '',
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    },
+  };
+}
+
 interface Side {
   name: string;
   server: ServerProcess;
@@ -136,12 +159,16 @@ async function main(): Promise<void> {
       const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
       sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0 });
     }
+    if (flags.floor) {
+      if (!flags.interleave || flags.mode !== 'put') throw new Error('--floor takes --mode put --interleave');
+      sides.push({ name: 'floor', server: await startFloor(join(dir, 'floor')), urls: [], results: [], threads: new Map(), ops: 0 });
+    }
     const small = SIZE <= 16 * 1024 * 1024;
     for (const s of sides) {
       // Warm-up: the JIT and the engine's WASM compile on the first requests.
       const warm = small ? 30 : 1;
       for (let i = 0; i < warm; i++) s.urls.push(await upload(s.server.url, small ? data : () => createReadStream(src), SIZE));
-      for (const u of s.urls) await download(u);
+      if (s.name !== 'floor') for (const u of s.urls) await download(u);
       if (flags.mode === 'get') for (let i = 0; i < 3; i++) for (const u of s.urls.slice(0, 10)) await download(u);
     }
     const rounds = Number(flags.rounds);
@@ -150,8 +177,10 @@ async function main(): Promise<void> {
       // servers see the same moments of the machine's load, which changes within seconds here.
       const acc = sides.map(() => ({ all: 0, main: 0, walls: [] as number[] }));
       const t0 = sides.map((s) => threadsMs(s.server.pid));
+      const order = sides.map((_, k) => k);
       for (let i = 0; i < N; i++) {
-        for (const k of i % 2 ? [1, 0] : [0, 1]) {
+        // Who goes first turns with every upload.
+        for (const k of order.map((_, j) => order[(i + j) % order.length])) {
           const s = sides[k];
           const c0 = cpuMs(s.server.pid);
           const t = performance.now();

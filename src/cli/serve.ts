@@ -12,6 +12,7 @@ import { banner, localUrl, publicBaseUrl } from './start-banner.ts';
 import { processMetrics } from './metrics-serving.ts';
 import { PREPARE_ROLE, runPrimary, type Prepared } from './cluster-primary.ts';
 import { SHUTDOWN_DEADLINE_MS } from './shutdown-deadline.ts';
+import { giveCollectorHeadroom } from './collector-headroom.ts';
 
 
 // The server's modules (app, routes, mailer, drivers) are imported where they are used, so a
@@ -94,6 +95,8 @@ export function requestLogOn(config: Config): boolean {
 
 /** One serving process: a cluster worker, or the whole server. */
 async function serveOne(config: Config, logger: Logger, print: (line: string) => void): Promise<void> {
+  // Request bodies' buffers must not start full collections of the whole heap (collector-headroom.ts).
+  giveCollectorHeadroom();
   await checkSettings(config);
   const policy = httpPolicyFromConfig(config);
   if (config.workers > 1 && !config.databaseUrl) logger.warn('--workers needs PostgreSQL (DATABASE_URL); the embedded engine runs in one process');
