@@ -1,5 +1,5 @@
 import type { RequestContext } from '../app-context.ts';
-import { accessOf, droppedFrom, planQuery, reusableShape, type Access, type QueryPlan } from '../plan/index.ts';
+import { accessOf, droppedFrom, fieldView, planQuery, reusableShape, type Access, type QueryPlan } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
 import { accessPaths } from '../storage/table-access-paths.ts';
@@ -7,7 +7,8 @@ import { readPage, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
-import { headsWithPage, prefetchedHeads, readPageWithIncludes, type PrefetchedHead } from './page-includes.ts';
+import { headsWithPage, prefetchedHeads, readPageWithIncludes, type HeadWithPage, type PageWithIncludes, type PageRowWithPointers, type PrefetchedHead } from './page-includes.ts';
+import { spliceIncludes } from './splice-includes.ts';
 import type { ObjectRow } from './object-row.ts';
 import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
 import { projectKeys, type KeySelection } from './project-keys.ts';
@@ -83,6 +84,12 @@ async function finishPage(ctx: RequestContext, className: string, plan: FindPlan
   return q.keys ? objects.map((o) => projectKeys(o, q.keys)) : objects;
 }
 
+/** finishPage for a page read with its include heads' objects (page-includes.ts). */
+function finishJoint(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, read: PageWithIncludes<PageRowWithPointers>): Promise<WireObject[]> {
+  const rows = read.rows.map(parsedRow);
+  return finishPage(ctx, className, plan, q, rows, prefetchedHeads(rows, read.heads));
+}
+
 async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery): Promise<FindResult> {
   const out: FindResult = { results: [] };
   if (q.count) out.count = await countOf(ctx, plan);
@@ -96,9 +103,7 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
     // the separate include statement, which is always prepared (docs/benchmarks.md, issue 16).
     const heads = q.include.length && reuse ? await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include) : [];
     if (heads.length) {
-      const read = await readPageWithIncludes<PageRow>(db, plan.access, page, heads);
-      const rows = read.rows.map(parsedRow);
-      out.results = await finishPage(ctx, className, plan, q, rows, prefetchedHeads(rows, read.heads));
+      out.results = await finishJoint(ctx, className, plan, q, await readPageWithIncludes(db, plan.access, page, heads));
     } else {
       const rows = await readPage<PageRow>(db, page);
       out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
@@ -124,20 +129,49 @@ export async function findObjects(ctx: RequestContext, className: string, q: Fin
  * re-serialising each one. Otherwise the answer is findObjects'.
  */
 export async function findObjectsJson(ctx: RequestContext, className: string, q: FindQuery): Promise<FindResult | RawJson> {
-  if (q.include.length || q.keys || q.limit <= 0) return findObjects(ctx, className, q);
+  if (q.keys || q.limit <= 0 || q.include.some((p) => p.length > 1)) return findObjects(ctx, className, q);
   const plan = await planFind(ctx, className, q);
   if (!plan) return q.count ? { results: [], count: 0 } : { results: [] };
   // Rows that need fields dropped or Relation markers added go through the parsing path.
   if (plan.withAcl || !plan.query.view.textEncodable || hasRelationFields(plan.schema)) return runFind(ctx, className, plan, q);
+  const reuse = await reusable(ctx, className, plan);
+  const heads = q.include.length ? await splicedHeads(ctx, plan, q, reuse) : [];
+  if (!heads) return runFind(ctx, className, plan, q);
   const count = q.count ? await countOf(ctx, plan) : undefined;
   const { table, filter, order } = plan.query;
-  const reuse = await reusable(ctx, className, plan);
-  const rows = await readPage<PageRow>(ctx.app.db, { table, filter, order, limit: q.limit, skip: q.skip, acl: false, reuse });
-  if (rows.some(mayHoldFile)) {
+  const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: false, reuse };
+  let texts: string[] | undefined;
+  let results: WireObject[] | undefined;
+  if (heads.length) {
+    // Include's objects spliced into the page's text (splice-includes.ts), else parsed as findObjects does.
+    const read = await readPageWithIncludes(ctx.app.db, plan.access, page, heads);
+    texts = read.reread ? undefined : spliceIncludes(read.rows, heads, read.heads);
+    if (!texts) results = await finishJoint(ctx, className, plan, q, read);
+  } else {
+    const rows = await readPage<PageRow>(ctx.app.db, page);
     // File references are expanded on the parsed objects, as findObjects does.
-    const results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
-    return count === undefined ? { results } : { results, count };
+    if (rows.some(mayHoldFile)) results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
+    else texts = rows.map(rowJson);
   }
-  const results = `{"results":[${rows.map(rowJson).join(',')}]`;
-  return new RawJson(count === undefined ? `${results}}` : `${results},"count":${count}}`);
+  if (results) return count === undefined ? { results } : { results, count };
+  const body = `{"results":[${(texts as string[]).join(',')}]`;
+  return new RawJson(count === undefined ? `${body}}` : `${body},"count":${count}}`);
+}
+
+/**
+ * The include heads of a query whose answer may be spliced (splice-includes.ts): every head a
+ * Pointer field read with the page, whose class's objects need nothing done per object (no
+ * Relation marker to add, no field dropped for some objects and not others). Undefined when the
+ * query takes the parsing path.
+ */
+async function splicedHeads(ctx: RequestContext, plan: FindPlan, q: FindQuery, reuse: boolean): Promise<HeadWithPage[] | undefined> {
+  if (!reuse) return undefined;
+  const { db, classes } = ctx.app;
+  const heads = await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include);
+  if (heads.length !== new Set(q.include.map((p) => p[0])).size) return undefined;
+  for (const h of heads) {
+    const view = fieldView(plan.access, h.className);
+    if ((view.invisible.length && view.selfId !== undefined) || hasRelationFields(await classes.find(h.className, db))) return undefined;
+  }
+  return heads;
 }

@@ -10,7 +10,8 @@
  * prefetched rows only for the ids this statement looked for (`considered`); any other pointer
  * (an array item, another class) is read by its own statement as before.
  */
-import { selectByIdsOf, type Access } from '../plan/index.ts';
+import { fieldView, selectByIdsOf, type Access } from '../plan/index.ts';
+import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { ClassSchema } from '../model/class-schema.ts';
 import { isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
@@ -19,6 +20,7 @@ import { heavy } from '../storage/heavy-lane.ts';
 import { preparedShape } from '../storage/prepared-statements.ts';
 import type { DocumentRow } from './encode.ts';
 import type { ObjectRow } from './object-row.ts';
+import type { TextRow } from './raw-json.ts';
 import { boundedColumns, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
 
 /** Most include heads read with the page; further ones get their own statements. */
@@ -28,6 +30,12 @@ export const MAX_HEADS_WITH_PAGE = 4;
 export interface HeadWithPage {
   field: string;
   className: string;
+  /**
+   * Fields of the target class this reader never receives from any of its objects (hidden fields,
+   * and client-invisible ones when the reader has no user row of its own): left out of the
+   * documents in SQL, so that their text can be spliced into the answer (splice-includes.ts).
+   */
+  strip: readonly string[];
 }
 
 /** The objects read with the page for one include head. */
@@ -50,13 +58,31 @@ export async function headsWithPage(deps: { db: Queryable; classes: ClassRegistr
     const field = Object.hasOwn(schema.fields, head) ? schema.fields[head] : undefined;
     if (field?.type !== 'Pointer' || !field.className || !isSafeKey(head)) continue;
     if (!(await deps.classes.find(field.className, deps.db)) || !(await deps.access.permits(field.className, 'get'))) continue;
-    out.push({ field: head, className: field.className });
+    out.push({ field: head, className: field.className, strip: strippedFields(deps.access, field.className) });
   }
   return out;
 }
 
-/** A row of the statement: part 0 is the page (in its order), part i the objects of head i. */
-type PartRow = PageRow & { part: number; data_text: string | null };
+/**
+ * The fields of `className` no object of it shows this reader. A reader with a user row of its own
+ * (`selfId`) sees its own client-invisible fields, so only the hidden ones are left out for it;
+ * include drops the rest per object as before (encode.ts encodeIncluded).
+ */
+function strippedFields(access: Access, className: string): string[] {
+  const view = fieldView(access, className);
+  const hidden = hiddenFieldsFor(className, view.master);
+  return view.selfId === undefined ? [...hidden, ...view.invisible] : [...hidden];
+}
+
+/** Most characters of a page row's pointer text sent with it; a longer value is no plain pointer. */
+const POINTER_TEXT_CHARS = 256;
+
+/**
+ * A row of the statement: part 0 is the page (in its order), part i the objects of head i. The page's
+ * rows carry each head's value as text (`ptr_i`, cut at POINTER_TEXT_CHARS): splice-includes.ts
+ * finds the pointer in the document's text by it.
+ */
+type PartRow = PageRow & { part: number; data_text: string | null } & Record<`ptr_${number}`, string | null>;
 
 /**
  * The statement: the page's rows (pageRowsSelect, with each head's pointer as a column), then the
@@ -66,16 +92,22 @@ type PartRow = PageRow & { part: number; data_text: string | null };
 export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
   const pointers = join(heads.map((h, i) => sql`q.data->${jsonKey(h.field)} AS ${pointerColumn(i)}`), ', ');
   const nullAcl = q.acl ? sql`, NULL::jsonb` : sql``;
+  const fits = rowFits(q, maxBytes);
+  // The pointers' text only of rows that came with their documents (a row over its share may hold
+  // a large value in the field), and at most POINTER_TEXT_CHARS of it.
+  const pointerTexts = join(heads.map((_h, i) => sql`, CASE WHEN ${fits} THEN left(p.${pointerColumn(i)}::text, ${POINTER_TEXT_CHARS}) END AS ${pointerColumn(i)}`), ' ');
+  const noPointerTexts = join(heads.map(() => sql`, NULL::text`), ' ');
   const branches = heads.map((h, i) => {
     const col = pointerColumn(i);
     const ids = sql`SELECT p.${col}->>'objectId' FROM page p WHERE p.${col}->>'__type' = 'Pointer' AND p.${col}->>'className' = ${h.className}::text`;
-    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, data::text`;
+    // `jsonb - text[]` keeps the other keys in their order: the document as include shows it.
+    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, (data - ${[...h.strip]}::text[])::text${noPointerTexts}`;
     return sql`
     UNION ALL
     ${selectByIdsOf(access, h.className, columns, ids)}`;
   });
   return heavy(sql`WITH page AS MATERIALIZED (${pageRowsSelect(q, sql`, ${pointers}`)})
-    SELECT 0 AS part, b.* FROM (${boundedColumns(q, rowFits(q, maxBytes))} FROM page p) b${join(branches, ' ')}`);
+    SELECT 0 AS part, b.* FROM (${boundedColumns(q, fits)}${pointerTexts} FROM page p) b${join(branches, ' ')}`);
 }
 
 function pointerColumn(i: number): Sql {
@@ -83,10 +115,16 @@ function pointerColumn(i: number): Sql {
   return [sql`ptr_0`, sql`ptr_1`, sql`ptr_2`, sql`ptr_3`][i];
 }
 
+/** A page row read with include heads: each head's value as text (null when the field is missing). */
+export type PageRowWithPointers = PageRow & { pointers: (string | null)[] };
+
 /** A page and what was read with it for its include heads (empty when the page was re-read). */
 export interface PageWithIncludes<R extends PageRow> {
   rows: R[];
-  heads: ReadonlyMap<string, { className: string; rows: DocumentRow[] }>;
+  /** The objects of each head, by head field, their documents as text without the stripped fields. */
+  heads: ReadonlyMap<string, { className: string; rows: TextRow[] }>;
+  /** Whether the page was read again by the running-sum statement (rows then carry no pointer texts). */
+  reread: boolean;
 }
 
 /**
@@ -94,26 +132,29 @@ export interface PageWithIncludes<R extends PageRow> {
  * share of the bound, the page is read again by the running-sum statement (page-budget.ts) and
  * nothing is prefetched.
  */
-export async function readPageWithIncludes<R extends PageRow>(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<R>> {
+export async function readPageWithIncludes(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRowWithPointers>> {
   const statement = pageWithIncludesStatement(access, q, heads, maxBytes);
   const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
-  const rows: R[] = [];
-  const found = heads.map(() => [] as DocumentRow[]);
+  const rows: PageRowWithPointers[] = [];
+  const found = heads.map(() => [] as TextRow[]);
   let cut = false;
   for (const r of all) {
     if (r.part === 0) {
       if (r.data_text === null) cut = true;
-      rows.push(r as unknown as R);
+      const row: PageRowWithPointers = { objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data_text: r.data_text as string, pointers: heads.map((_h, i) => r[`ptr_${i}`] ?? null) };
+      if (q.acl) row.acl = r.acl;
+      rows.push(row);
     } else if (r.data_text !== null) {
-      found[r.part - 1].push({ objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data: JSON.parse(r.data_text) as Record<string, unknown> });
+      found[r.part - 1].push({ objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data_text: r.data_text });
     }
   }
   if (cut) {
     all.length = 0;
     rows.length = 0;
-    return { rows: await readBoundedPage<R>(db, q, maxBytes), heads: new Map() };
+    const reread = await readBoundedPage<PageRow>(db, q, maxBytes);
+    return { rows: reread.map((r) => ({ ...r, pointers: [] })), heads: new Map(), reread: true };
   }
-  return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])) };
+  return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])), reread: false };
 }
 
 /**
@@ -131,7 +172,12 @@ export function prefetchedHeads(page: readonly ObjectRow[], read: PageWithInclud
       const p = v as Record<string, unknown>;
       if (p.__type === 'Pointer' && p.className === className && typeof p.objectId === 'string') considered.add(p.objectId);
     }
-    out.set(field, { className, considered, rows: new Map(rows.map((r) => [r.objectId, r])) });
+    out.set(field, { className, considered, rows: new Map(rows.map((r) => [r.objectId, documentRow(r)])) });
   }
   return out;
+}
+
+/** A prefetched object as include reads it: its document parsed (as the driver parses jsonb). */
+function documentRow(r: TextRow): DocumentRow {
+  return { objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data: JSON.parse(r.data_text) as Record<string, unknown> };
 }
