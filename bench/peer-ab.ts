@@ -12,9 +12,13 @@
  * timed runs between A and B and prints CPU time per request of each server's processes and of
  * its PostgreSQL backends (from /proc/<pid>/stat), which moves much less than req/s on a shared
  * machine. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
+ * `--pglite <data dir>` instead of `--template`: the embedded engine, on two copies of a PGlite data
+ * directory a Larder server of either build seeded with the peer bench (bench.js against it, then
+ * the index on `n` through the admin endpoint, server stopped); the CPU is the server process's,
+ * which runs the database too (the pg column stays 0).
  * For tuning by hand; not part of `npm run bench`.
  */
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
@@ -58,7 +62,8 @@ interface Side {
   label: string;
   db: string;
   server: ServerProcess;
-  pool: pg.Pool;
+  /** The PostgreSQL database's pool (its backends' CPU); none on PGlite. */
+  pool?: pg.Pool;
   ok: Map<string, number>;
   secs: Map<string, number>;
   larder: Map<string, number>;
@@ -90,7 +95,8 @@ async function load(url: string, extra: string, secs: number, connections: numbe
 async function main(): Promise<void> {
   const root = arg('--root', '');
   const template = arg('--template', '');
-  if (!root || !template) throw new Error('--root <baseline checkout> and --template <database> are required');
+  const pgliteDir = arg('--pglite', '');
+  if (!root || (!template && !pgliteDir)) throw new Error('--root <baseline checkout> and --template <database> or --pglite <data dir> are required');
   const only = arg('--only', 'c,h').split(',');
   const rounds = Number(arg('--rounds', '6'));
   const secs = Number(arg('--duration', '5'));
@@ -101,16 +107,22 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     for (const [label, r] of [['A', root], ['B', undefined]] as const) {
-      const db = `${template}_${label.toLowerCase()}`;
-      await admin(base + 'postgres', async (c) => {
-        await c.query(`DROP DATABASE IF EXISTS "${db}"`);
-        await c.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
-      });
-      const url = base + db;
+      const db = pgliteDir ? `${pgliteDir}-${label.toLowerCase()}` : `${template}_${label.toLowerCase()}`;
+      if (pgliteDir) {
+        rmSync(db, { recursive: true, force: true });
+        cpSync(pgliteDir, db, { recursive: true });
+      } else {
+        await admin(base + 'postgres', async (c) => {
+          await c.query(`DROP DATABASE IF EXISTS "${db}"`);
+          await c.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+        });
+      }
       if (profDir && label === 'B') mkdirSync(profDir, { recursive: true });
       const nodeArgs = profDir && label === 'B' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-      const server = await startServer({ kind: 'postgres', url, schema: 'larder' }, workers, { root: r, env: KEYS, nodeArgs });
-      sides.push({ label, db, server, pool: new pg.Pool({ connectionString: url, max: 1 }), ok: new Map(), secs: new Map(), larder: new Map(), pg: new Map() });
+      const storage = pgliteDir ? { kind: 'pglite' as const, dataDir: db } : { kind: 'postgres' as const, url: base + db, schema: 'larder' };
+      const server = await startServer(storage, workers, { root: r, env: KEYS, nodeArgs });
+      const pool = pgliteDir ? undefined : new pg.Pool({ connectionString: base + db, max: 1 });
+      sides.push({ label, db, server, pool, ok: new Map(), secs: new Map(), larder: new Map(), pg: new Map() });
     }
     let differ = 0;
     let bytes = 0;
@@ -137,12 +149,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < rounds; i++) {
         for (const s of i % 2 ? [...sides].reverse() : sides) {
           const serverPids = [s.server.pid, ...s.server.workerPids()];
-          const pg0 = await backendPids(s.pool);
+          const pg0 = s.pool ? await backendPids(s.pool) : [];
           const before = cpuOf([...serverPids, ...pg0]);
           const res = await load(s.server.url, extra, secs, connections);
           // The pool may have opened connections during the run (idle ones close between rounds):
           // a backend that is new since the start counts from 0.
-          const pgPids = [...new Set([...pg0, ...(await backendPids(s.pool))])];
+          const pgPids = [...new Set([...pg0, ...(s.pool ? await backendPids(s.pool) : [])])];
           const after = cpuOf([...serverPids, ...pgPids]);
           for (const pid of pgPids) if (!before.has(pid)) before.set(pid, 0);
           const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
@@ -162,11 +174,14 @@ async function main(): Promise<void> {
   } finally {
     for (const s of sides) {
       await s.server.stop();
-      await s.pool.end();
+      await s.pool?.end();
     }
-    await admin(base + 'postgres', async (c) => {
-      for (const s of sides) await c.query(`DROP DATABASE IF EXISTS "${s.db}"`);
-    });
+    if (pgliteDir) for (const s of sides) rmSync(s.db, { recursive: true, force: true });
+    else {
+      await admin(base + 'postgres', async (c) => {
+        for (const s of sides) await c.query(`DROP DATABASE IF EXISTS "${s.db}"`);
+      });
+    }
   }
   if (profDir) console.log(`profiles in ${profDir}\n${topFunctions(profDir, 45).join('\n')}`);
 }

@@ -7,7 +7,7 @@ import { readPage, type PageRow } from './page-budget.ts';
 import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
-import { headsWithPage, prefetchedHeads, readPageWithIncludes, type HeadWithPage, type PageWithIncludes, type PageRowWithPointers, type PrefetchedHead } from './page-includes.ts';
+import { headsWithPage, prefetchedHeads, readPageWithIncludes, type HeadWithPage, type PageWithIncludes, type PrefetchedHead } from './page-includes.ts';
 import { spliceIncludes } from './splice-includes.ts';
 import type { ObjectRow } from './object-row.ts';
 import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
@@ -85,7 +85,7 @@ async function finishPage(ctx: RequestContext, className: string, plan: FindPlan
 }
 
 /** finishPage for a page read with its include heads' objects (page-includes.ts). */
-function finishJoint(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, read: PageWithIncludes<PageRowWithPointers>): Promise<WireObject[]> {
+function finishJoint(ctx: RequestContext, className: string, plan: FindPlan, q: FindQuery, read: PageWithIncludes<PageRow>): Promise<WireObject[]> {
   const rows = read.rows.map(parsedRow);
   return finishPage(ctx, className, plan, q, rows, prefetchedHeads(rows, read.heads));
 }

@@ -74,15 +74,8 @@ function strippedFields(access: Access, className: string): string[] {
   return view.selfId === undefined ? [...hidden, ...view.invisible] : [...hidden];
 }
 
-/** Most characters of a page row's pointer text sent with it; a longer value is no plain pointer. */
-const POINTER_TEXT_CHARS = 256;
-
-/**
- * A row of the statement: part 0 is the page (in its order), part i the objects of head i. The page's
- * rows carry each head's value as text (`ptr_i`, cut at POINTER_TEXT_CHARS): splice-includes.ts
- * finds the pointer in the document's text by it.
- */
-type PartRow = PageRow & { part: number; data_text: string | null } & Record<`ptr_${number}`, string | null>;
+/** A row of the statement: part 0 is the page (in its order), part i the objects of head i. */
+type PartRow = PageRow & { part: number; data_text: string | null };
 
 /**
  * The statement: the page's rows (pageRowsSelect, with each head's pointer as a column), then the
@@ -92,22 +85,17 @@ type PartRow = PageRow & { part: number; data_text: string | null } & Record<`pt
 export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
   const pointers = join(heads.map((h, i) => sql`q.data->${jsonKey(h.field)} AS ${pointerColumn(i)}`), ', ');
   const nullAcl = q.acl ? sql`, NULL::jsonb` : sql``;
-  const fits = rowFits(q, maxBytes);
-  // The pointers' text only of rows that came with their documents (a row over its share may hold
-  // a large value in the field), and at most POINTER_TEXT_CHARS of it.
-  const pointerTexts = join(heads.map((_h, i) => sql`, CASE WHEN ${fits} THEN left(p.${pointerColumn(i)}::text, ${POINTER_TEXT_CHARS}) END AS ${pointerColumn(i)}`), ' ');
-  const noPointerTexts = join(heads.map(() => sql`, NULL::text`), ' ');
   const branches = heads.map((h, i) => {
     const col = pointerColumn(i);
     const ids = sql`SELECT p.${col}->>'objectId' FROM page p WHERE p.${col}->>'__type' = 'Pointer' AND p.${col}->>'className' = ${h.className}::text`;
     // `jsonb - text[]` keeps the other keys in their order: the document as include shows it.
-    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, (data - ${[...h.strip]}::text[])::text${noPointerTexts}`;
+    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, (data - ${[...h.strip]}::text[])::text`;
     return sql`
     UNION ALL
     ${selectByIdsOf(access, h.className, columns, ids)}`;
   });
   return heavy(sql`WITH page AS MATERIALIZED (${pageRowsSelect(q, sql`, ${pointers}`)})
-    SELECT 0 AS part, b.* FROM (${boundedColumns(q, fits)}${pointerTexts} FROM page p) b${join(branches, ' ')}`);
+    SELECT 0 AS part, b.* FROM (${boundedColumns(q, rowFits(q, maxBytes))} FROM page p) b${join(branches, ' ')}`);
 }
 
 function pointerColumn(i: number): Sql {
@@ -115,15 +103,12 @@ function pointerColumn(i: number): Sql {
   return [sql`ptr_0`, sql`ptr_1`, sql`ptr_2`, sql`ptr_3`][i];
 }
 
-/** A page row read with include heads: each head's value as text (null when the field is missing). */
-export type PageRowWithPointers = PageRow & { pointers: (string | null)[] };
-
 /** A page and what was read with it for its include heads (empty when the page was re-read). */
 export interface PageWithIncludes<R extends PageRow> {
   rows: R[];
   /** The objects of each head, by head field, their documents as text without the stripped fields. */
   heads: ReadonlyMap<string, { className: string; rows: TextRow[] }>;
-  /** Whether the page was read again by the running-sum statement (rows then carry no pointer texts). */
+  /** Whether the page was read again by the running-sum statement (nothing was read with it). */
   reread: boolean;
 }
 
@@ -132,18 +117,16 @@ export interface PageWithIncludes<R extends PageRow> {
  * share of the bound, the page is read again by the running-sum statement (page-budget.ts) and
  * nothing is prefetched.
  */
-export async function readPageWithIncludes(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRowWithPointers>> {
+export async function readPageWithIncludes(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
   const statement = pageWithIncludesStatement(access, q, heads, maxBytes);
   const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
-  const rows: PageRowWithPointers[] = [];
+  const rows: PageRow[] = [];
   const found = heads.map(() => [] as TextRow[]);
   let cut = false;
   for (const r of all) {
     if (r.part === 0) {
       if (r.data_text === null) cut = true;
-      const row: PageRowWithPointers = { objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data_text: r.data_text as string, pointers: heads.map((_h, i) => r[`ptr_${i}`] ?? null) };
-      if (q.acl) row.acl = r.acl;
-      rows.push(row);
+      rows.push(r);
     } else if (r.data_text !== null) {
       found[r.part - 1].push({ objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data_text: r.data_text });
     }
@@ -151,8 +134,7 @@ export async function readPageWithIncludes(db: Queryable, access: Access, q: Pag
   if (cut) {
     all.length = 0;
     rows.length = 0;
-    const reread = await readBoundedPage<PageRow>(db, q, maxBytes);
-    return { rows: reread.map((r) => ({ ...r, pointers: [] })), heads: new Map(), reread: true };
+    return { rows: await readBoundedPage<PageRow>(db, q, maxBytes), heads: new Map(), reread: true };
   }
   return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])), reread: false };
 }

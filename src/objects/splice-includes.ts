@@ -8,21 +8,23 @@
  * whose objects came with the page (page-includes.ts, under the included class's read ACL, its
  * `get` permission checked, the fields this reader never sees already left out in SQL). Anything
  * else makes spliceIncludes answer undefined and the caller takes the parsing path: an array or
- * any other non-pointer object in the field, a pointer whose text is not found exactly once in
- * its document, a File anywhere (files are expanded on parsed objects).
+ * any other non-pointer object in the field, a pointer to another class, a File anywhere (files
+ * are expanded on parsed objects).
  *
  * Where the answer differs from the parsing path's, it is in JSON whitespace and number text
  * only: keys come in the same order with the same values.
  */
-import type { HeadWithPage, PageRowWithPointers } from './page-includes.ts';
+import type { PageRow } from './page-budget.ts';
+import type { HeadWithPage } from './page-includes.ts';
 import { mayHoldFile, rowJson, type TextRow } from './raw-json.ts';
 
 /**
  * jsonb's text of a plain pointer: its three keys in jsonb's order (by length, then bytes). Object
  * ids written by Larder or given on import are letters, digits, `_` and `-`, which jsonb and
- * JSON.stringify write alike; any other id is left to the parsing path.
+ * JSON.stringify write alike; any other id is left to the parsing path. Sticky: it is tried at the
+ * start of a member's value.
  */
-const POINTER_TEXT = /^\{"__type": "Pointer", "objectId": "([0-9A-Za-z_-]{1,128})", "className": "([0-9A-Za-z_]{1,128})"\}$/;
+const POINTER_TEXT = /\{"__type": "Pointer", "objectId": "([0-9A-Za-z_-]{1,128})", "className": "([0-9A-Za-z_]{1,128})"\}/y;
 
 /** One pointer's text to replace by its object's: [start, end) in the row's document text. */
 interface Edit {
@@ -33,45 +35,55 @@ interface Edit {
 
 /**
  * The wire JSON of each page row with its included objects in place, or undefined when the page
- * needs the parsing path. `heads[i]` is the head of each row's `pointers[i]`; `objects` holds, by
- * head field, the objects read with the page (their documents already without stripped fields).
+ * needs the parsing path. `objects` holds, by head field, the objects read with the page (their
+ * documents already without the fields this reader never sees).
  */
-export function spliceIncludes(rows: readonly PageRowWithPointers[], heads: readonly HeadWithPage[], objects: ReadonlyMap<string, { rows: readonly TextRow[] }>): string[] | undefined {
+export function spliceIncludes(rows: readonly PageRow[], heads: readonly HeadWithPage[], objects: ReadonlyMap<string, { rows: readonly TextRow[] }>): string[] | undefined {
   const wire = heads.map((h) => includedTexts(h.className, objects.get(h.field)?.rows ?? []));
   if (wire.some((w) => w === undefined)) return undefined;
   const out: string[] = [];
   for (const row of rows) {
+    const doc = row.data_text;
     if (mayHoldFile(row)) return undefined;
     const edits: Edit[] = [];
     for (let i = 0; i < heads.length; i++) {
-      const value = row.pointers[i];
+      const at = topLevelValue(doc, heads[i].field);
       // Missing, null or a scalar: include leaves it as it is.
-      if (value === null || (value[0] !== '{' && value[0] !== '[')) continue;
-      const m = POINTER_TEXT.exec(value);
+      if (at < 0 || (doc[at] !== '{' && doc[at] !== '[')) continue;
+      POINTER_TEXT.lastIndex = at;
+      const m = POINTER_TEXT.exec(doc);
+      // An array, another object or a pointer to another class: the parsing path.
       if (!m || m[2] !== heads[i].className) return undefined;
       const object = (wire[i] as Map<string, string>).get(m[1]);
       // A missing object, or one the reader may not read, stays a pointer.
-      if (object === undefined) continue;
-      const at = uniqueMember(row.data_text, heads[i].field, value);
-      if (at === undefined) return undefined;
-      edits.push({ start: at, end: at + value.length, object });
+      if (object !== undefined) edits.push({ start: at, end: POINTER_TEXT.lastIndex, object });
     }
-    out.push(rowJson(edits.length ? { ...row, data_text: applied(row.data_text, edits) } : row));
+    out.push(rowJson(edits.length ? { ...row, data_text: applied(doc, edits) } : row));
   }
   return out;
 }
 
 /**
- * Where the value of the top-level member `field` starts in the document's text, given the value's
- * text. jsonb writes a member as `"key": value`. The top-level member is one occurrence of that
- * text; when the text occurs once only, that occurrence is it (anywhere else, nested or across a
- * string's escaped quote, it would be a second one). Otherwise undefined.
+ * Where the value of the top-level member `field` starts in jsonb's text of an object, or -1.
+ * jsonb writes a member as `"key": value`; a string followed by `:` is a key. Strings are skipped
+ * whole (a `\` escapes the next character), brackets counted outside them.
  */
-export function uniqueMember(doc: string, field: string, value: string): number | undefined {
-  const member = `"${field}": ${value}`;
-  const at = doc.indexOf(member);
-  if (at < 0 || doc.indexOf(member, at + 1) >= 0) return undefined;
-  return at + member.length - value.length;
+export function topLevelValue(doc: string, field: string): number {
+  const key = `"${field}": `;
+  let depth = 0;
+  for (let i = 0; i < doc.length; i++) {
+    const ch = doc.charCodeAt(i);
+    if (ch === 34) {
+      if (depth === 1 && doc.startsWith(key, i)) return i + key.length;
+      for (i++; i < doc.length; i++) {
+        const c = doc.charCodeAt(i);
+        if (c === 92) i++;
+        else if (c === 34) break;
+      }
+    } else if (ch === 123 || ch === 91) depth++;
+    else if (ch === 125 || ch === 93) depth--;
+  }
+  return -1;
 }
 
 function applied(doc: string, edits: Edit[]): string {
