@@ -1,9 +1,9 @@
 /**
- * `tsx bench/peer-ab.ts --root <baseline checkout> --template <database> [--only c,h] [--rounds 6]
- *   [--duration 5] [--workers 1] [--connections 32] [--prof <dir>]`
+ * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
+ *   [--only b,c,h] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>]`
  *
- * A/B of the peer bench's read queries (../shared/peer-bench: c = `n` in a window of 100,
- * `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) between a
+ * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
+ * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) between a
  * baseline checkout (A) and this one (B), on two copies of one database the peer bench seeded
  * (`--template`: a Larder database seeded by `bench.js --target targets/leancloud.js`, schema
  * `larder`, app `benchApp`). Before measuring, it asks both servers the same queries (c, h and
@@ -40,7 +40,17 @@ function rangePath(x: number, extra: string): string {
   return `/1.1/classes/Bench?where=${where}&order=-score&limit=20${extra}`;
 }
 
-const WORK: Record<string, string> = { c: '', h: '&include=owner' };
+/** The range workloads by letter (the extra query parameters); `b` is get by id (see pathOf). */
+const WORK: Record<string, string> = { b: '', c: '', h: '&include=owner' };
+
+/** Ids of Bench objects for `b`, read once from side A's server before the rounds. */
+let benchIds: string[] = [];
+
+/** The path of one request of a workload: a random window of `n`, or a random object for `b`. */
+function pathOf(key: string, extra: string): string {
+  if (key === 'b') return `/1.1/classes/Bench/${benchIds[Math.floor(Math.random() * benchIds.length)]}`;
+  return rangePath(Math.floor(Math.random() * (N_RANGE - WIDTH + 1)), extra);
+}
 
 /** Queries whose answers must be byte-identical on both sides (the measured ones and neighbours). */
 function checkPaths(): string[] {
@@ -82,12 +92,12 @@ async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T
   }
 }
 
-async function load(url: string, extra: string, secs: number, connections: number): Promise<{ ok: number; secs: number; non2xx: number }> {
+async function load(url: string, key: string, extra: string, secs: number, connections: number): Promise<{ ok: number; secs: number; non2xx: number }> {
   const r = await autocannon({
     url,
     connections,
     duration: secs,
-    requests: [{ method: 'GET', headers: HEADERS, setupRequest: (req) => ({ ...req, path: rangePath(Math.floor(Math.random() * (N_RANGE - WIDTH + 1)), extra) }) }],
+    requests: [{ method: 'GET', headers: HEADERS, setupRequest: (req) => ({ ...req, path: pathOf(key, extra) }) }],
   });
   return { ok: r['2xx'], secs: r.duration, non2xx: r.non2xx };
 }
@@ -145,13 +155,17 @@ async function main(): Promise<void> {
     for (const key of only) {
       const extra = WORK[key];
       if (extra === undefined) throw new Error(`no workload ${key}`);
-      for (const s of sides) await load(s.server.url, extra, 2, connections);
+      if (key === 'b' && !benchIds.length) {
+        const res = await fetch(`${sides[0].server.url}/1.1/classes/Bench?limit=1000&keys=n`, { headers: HEADERS });
+        benchIds = ((await res.json()) as { results: { objectId: string }[] }).results.map((o) => o.objectId);
+      }
+      for (const s of sides) await load(s.server.url, key, extra, 2, connections);
       for (let i = 0; i < rounds; i++) {
         for (const s of i % 2 ? [...sides].reverse() : sides) {
           const serverPids = [s.server.pid, ...s.server.workerPids()];
           const pg0 = s.pool ? await backendPids(s.pool) : [];
           const before = cpuOf([...serverPids, ...pg0]);
-          const res = await load(s.server.url, extra, secs, connections);
+          const res = await load(s.server.url, key, extra, secs, connections);
           // The pool may have opened connections during the run (idle ones close between rounds):
           // a backend that is new since the start counts from 0.
           const pgPids = [...new Set([...pg0, ...(s.pool ? await backendPids(s.pool) : [])])];
