@@ -1,7 +1,16 @@
-// Backend CPU per execution of the h statement variants, one connection, interleaved (schedstat).
+/**
+ * `node bench/include-statement-cost.mjs <database url> [rounds 8] [executions 200]`
+ *
+ * PostgreSQL backend CPU per execution (/proc/<pid>/schedstat, so run it on the database's machine)
+ * of variants of h's joint statement (page + owners, src/objects/page-includes.ts) on a database
+ * the peer bench seeded (schema `larder`): as of 2026-11-27 12:30 (`base`), with each page row's
+ * pointer text as a column (`ptr`), with the owners' stripped fields left out in SQL (`strip`, what
+ * is used), and both. One connection, named (prepared) statements, variants interleaved, random
+ * windows of `n`. docs/benchmarks.md, "Include answered by splicing text".
+ */
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
-const c = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/larder_incsplice_peer' });
+const c = new pg.Client({ connectionString: process.argv[2] });
 await c.connect();
 await c.query('SET search_path = larder');
 const pid = (await c.query('SELECT pg_backend_pid() AS p')).rows[0].p;
@@ -16,7 +25,7 @@ const V = {
   strip: [`${page} SELECT 0 AS part, b.* FROM (SELECT p."objectId", p."createdAt", p."updatedAt", CASE WHEN octet_length(p.data_text) <= $5 THEN p.data_text END AS data_text FROM page p) b UNION ALL ${owners('(data - $8::text[])::text', '')}`, [strip]],
   both: [`${page} SELECT 0 AS part, b.* FROM (SELECT p."objectId", p."createdAt", p."updatedAt", CASE WHEN octet_length(p.data_text) <= $5 THEN p.data_text END AS data_text, CASE WHEN octet_length(p.data_text) <= $5 THEN left(p.ptr_0::text, 256) END AS ptr_0 FROM page p) b UNION ALL ${owners('(data - $8::text[])::text', ', NULL::text')}`, [strip]],
 };
-const rounds = Number(process.argv[2] ?? 8), per = Number(process.argv[3] ?? 200);
+const rounds = Number(process.argv[3] ?? 8), per = Number(process.argv[4] ?? 200);
 const res = Object.fromEntries(Object.keys(V).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   const keys = Object.keys(V); if (r % 2) keys.reverse();
