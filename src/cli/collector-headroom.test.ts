@@ -15,4 +15,6 @@ test('a small heap keeps V8 factors', () => {
 test("the operator's own factor is left alone", () => {
   assert.equal(collectorHeadroomFlag(['--heap-growing-percent=50'], 4 * 1024 ** 3), undefined);
   assert.equal(collectorHeadroomFlag(['--heap_growing_percent=50'], 4 * 1024 ** 3), undefined);
+  assert.equal(collectorHeadroomFlag([], 4 * 1024 ** 3, '--enable-source-maps --heap-growing-percent=50'), undefined);
+  assert.equal(collectorHeadroomFlag([], 4 * 1024 ** 3, '--enable-source-maps'), `--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 });

@@ -22,15 +22,19 @@ export const HEAP_GROWING_PERCENT = 200;
  */
 export const MIN_HEAP_LIMIT_BYTES = 1024 ** 3;
 
-/** The V8 flag to set for a server process, or undefined to leave V8 as it is (small heap, or the operator chose a factor). */
-export function collectorHeadroomFlag(execArgv: readonly string[], heapLimitBytes: number): string | undefined {
+/**
+ * The V8 flag to set for a server process, or undefined to leave V8 as it is (small heap, or the
+ * operator chose a factor on the command line or in NODE_OPTIONS, which execArgv does not show).
+ */
+export function collectorHeadroomFlag(execArgv: readonly string[], heapLimitBytes: number, nodeOptions = ''): string | undefined {
   if (heapLimitBytes < MIN_HEAP_LIMIT_BYTES) return undefined;
-  if (execArgv.some((a) => a.includes('heap-growing-percent') || a.includes('heap_growing_percent'))) return undefined;
+  const chosen = (a: string): boolean => a.includes('heap-growing-percent') || a.includes('heap_growing_percent');
+  if (execArgv.some(chosen) || chosen(nodeOptions)) return undefined;
   return `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 }
 
 /** Sets the growing factor for this process (read by V8 at every full collection's end). */
 export function giveCollectorHeadroom(): void {
-  const flag = collectorHeadroomFlag(process.execArgv, getHeapStatistics().heap_size_limit);
+  const flag = collectorHeadroomFlag(process.execArgv, getHeapStatistics().heap_size_limit, process.env.NODE_OPTIONS);
   if (flag) setFlagsFromString(flag);
 }
