@@ -31,18 +31,38 @@ function median(xs: readonly number[]): number {
   return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
 }
 
+/** CPU seconds of one process so far; undefined once it is gone. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(x[11]) + Number(x[12])) / 100;
+  } catch {
+    return undefined; // gone
+  }
+}
+
 function cpuSec(pids: readonly number[]): number {
   let s = 0;
-  for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      s += (Number(x[11]) + Number(x[12])) / 100;
-    } catch {
-      // gone
-    }
-  }
+  for (const pid of pids) s += cpuOf(pid) ?? 0;
   return s;
+}
+
+/**
+ * Backends' CPU over a round, remembering each one's last reading: a backend whose idle
+ * connection the pool closes during the round (pg-pool, after 10 s) would otherwise count as
+ * zero at the end and make the round's figure low or even negative.
+ */
+function backendCpu(pids: readonly number[]): { sample(): void; used(): number } {
+  const start = new Map(pids.map((pid) => [pid, cpuOf(pid) ?? 0]));
+  const last = new Map(start);
+  const sample = () => {
+    for (const pid of pids) {
+      const v = cpuOf(pid);
+      if (v !== undefined) last.set(pid, v);
+    }
+  };
+  return { sample, used: () => (sample(), pids.reduce((sum, pid) => sum + (last.get(pid) ?? 0) - (start.get(pid) ?? 0), 0)) };
 }
 
 interface Side {
@@ -120,8 +140,11 @@ async function main(): Promise<void> {
           const serverPids = [s.server.pid, ...s.server.workerPids()];
           const pgPids = await backends(s.pool);
           const l0 = cpuSec(serverPids);
-          const p0 = cpuSec(pgPids);
-          const timer = setInterval(() => (s.rss = Math.max(s.rss, ...serverPids.map((p) => rssMb(p) ?? 0))), 250);
+          const pg = backendCpu(pgPids);
+          const timer = setInterval(() => {
+            s.rss = Math.max(s.rss, ...serverPids.map((p) => rssMb(p) ?? 0));
+            pg.sample();
+          }, 250);
           const res = await runHttpLoad(s.server.url, w.larder, { durationSec: secs }, 32).finally(() => clearInterval(timer));
           const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
           add(s.ok, res.ok * w.objectsPerOp);
@@ -130,10 +153,11 @@ async function main(): Promise<void> {
           add(s.larderCpu, larder);
           // Backends the pools opened during the round (after an idle one closed) count from zero.
           const opened = (await backends(s.pool)).filter((pid) => !pgPids.includes(pid));
-          add(s.pgCpu, cpuSec(pgPids) - p0 + cpuSec(opened));
+          const pgRound = pg.used() + cpuSec(opened);
+          add(s.pgCpu, pgRound);
           const perObject = Math.round((larder * 1e6) / Math.max(1, res.ok * w.objectsPerOp));
           s.rounds.set(key, [...(s.rounds.get(key) ?? []), perObject]);
-          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms, server CPU ${perObject} us per object`);
+          if (process.argv.includes('--each')) console.log(`  round ${i} ${s.label}: ${Math.round(res.ok / res.durationSec)}/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms, server CPU ${perObject} us per object, PostgreSQL ${Math.round((pgRound * 1e6) / Math.max(1, res.ok * w.objectsPerOp))} us, backends ${pgPids.length}+${opened.length}`);
         }
       }
       const line = sides.map((s) => {
