@@ -19,6 +19,7 @@
  * For tuning by hand; not part of `npm run bench`.
  */
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
@@ -117,7 +118,9 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     for (const [label, r] of [['A', root], ['B', undefined]] as const) {
-      const db = pgliteDir ? `${pgliteDir}-${label.toLowerCase()}` : `${template}_${label.toLowerCase()}`;
+      // The copies are named after this checkout too: two checkouts measuring from one template at
+      // once would otherwise drop each other's copies (DROP DATABASE fails while the other runs).
+      const db = pgliteDir ? `${pgliteDir}-${label.toLowerCase()}` : `${template}_${basename(process.cwd())}_${label.toLowerCase()}`.slice(-63);
       if (pgliteDir) {
         rmSync(db, { recursive: true, force: true });
         cpSync(pgliteDir, db, { recursive: true });
