@@ -17,7 +17,6 @@
  * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
  * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
  */
-import { spawn } from 'node:child_process';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
@@ -25,7 +24,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { BENCH_KEYS, freePort, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+import { startUploadFloor } from './upload-floor-process.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -117,26 +117,6 @@ async function inParallel(n: number, width: number, f: (i: number) => Promise<vo
   return walls;
 }
 
-/** bench/upload-floor.mjs as a server of its own, storing under `dir` (--floor). */
-async function startFloor(dir: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const nodeArgs = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bench', 'upload-floor.mjs'), String(port), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the upload floor exited (${code})`)));
-    child.stdout!.once('data', () => resolve());
-  });
-  return {
-    url: `http://127.0.0.1:${port}`, pid: child.pid!, workerPids: () => [child.pid!], output: () => '',
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    },
-  };
-}
-
 interface Side {
   name: string;
   server: ServerProcess;
@@ -161,7 +141,7 @@ async function main(): Promise<void> {
     }
     if (flags.floor) {
       if (!flags.interleave || flags.mode !== 'put') throw new Error('--floor takes --mode put --interleave');
-      sides.push({ name: 'floor', server: await startFloor(join(dir, 'floor')), urls: [], results: [], threads: new Map(), ops: 0 });
+      sides.push({ name: 'floor', server: await startUploadFloor(join(dir, 'floor')), urls: [], results: [], threads: new Map(), ops: 0 });
     }
     const small = SIZE <= 16 * 1024 * 1024;
     for (const s of sides) {

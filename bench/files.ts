@@ -7,7 +7,13 @@
  *    for comparison, both again with an fsync before each close, as an upload does.
  * 2. Upload (fileTokens + PUT upload_url) and download (GET url) MB/s of 1 MB files, one at a
  *    time and 4 at a time, after a few unmeasured files (the server's JIT and the engine's WASM
- *    warm up on them), and of one 100 MB file; the server's CPU per 1 MB file next to them.
+ *    warm up on them), and of one 100 MB file; the server's CPU per 1 MB file next to them. The
+ *    1 MB uploads are also sent to the upload floor (bench/upload-floor.mjs, a plain Node server
+ *    doing the same durable upload without a database) with the same client and files, Larder
+ *    and the floor taking turns in `--blocks` blocks: its MB/s, ratios and CPU per file, and
+ *    Larder/floor, on the same lines. Every row gives its ratio to "disk" (the 100 MB page-cache
+ *    copy, issue 9's yardstick) and, for uploads, to "disk+fsync" (the copy of files of the same
+ *    size with an fsync before each close, as an upload does).
  * 3. Peak server RSS above idle while one 1 GB file is uploaded (RSS sampled every 50 ms).
  * 4. Thumbnails per second from a 2000x1500 JPEG (every request a new size: no cache hits).
  *
@@ -16,7 +22,8 @@
  * is taken from the server being measured. A 1 MB file is read from disk and PUT as one buffer
  * (as the SDKs send small files), inside the measured time; the 100 MB file is streamed.
  *
- * Flags: --small N (1 MB files, default 20), --thumbs N (default 20), --gb N (size of the big
+ * Flags: --small N (1 MB files per size and side, default 60), --blocks N (turns of Larder and
+ * the floor per width, default 4), --thumbs N (default 20), --gb N (size of the big
  * upload in MB, default 1024).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -31,15 +38,18 @@ import sharp from 'sharp';
 import { rssMb } from './memory-sampler.ts';
 import { cpuOf, cpuUsed } from './process-cpu.ts';
 import { BENCH_KEYS, startServer } from './server-process.ts';
+import { startUploadFloor } from './upload-floor-process.ts';
 
 const { values: flags } = parseArgs({
   options: {
-    small: { type: 'string', default: '20' },
+    small: { type: 'string', default: '60' },
+    blocks: { type: 'string', default: '4' },
     thumbs: { type: 'string', default: '20' },
     gb: { type: 'string', default: '1024' },
   },
 });
 const SMALL = Number(flags.small);
+const BLOCKS = Math.max(1, Number(flags.blocks));
 const THUMBS = Number(flags.thumbs);
 const BIG_MB = Number(flags.gb);
 const MB = 1024 * 1024;
@@ -113,10 +123,7 @@ async function main(): Promise<void> {
     await pipeline(createReadStream(src), createWriteStream(join(dir, 'copy.bin')));
     const diskMs = performance.now() - t;
     const diskMbps = (100 * MB) / MB / (diskMs / 1000);
-    /** Share of the raw disk copy speed (issue 9's target: at least 0.5). */
-    const ofDisk = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000) / diskMbps).toFixed(2)} of disk`;
     console.log(`machine: load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`raw disk copy, 100 MB: ${mbps(100 * MB, diskMs)} MB/s`);
 
     const small = join(dir, 'small.bin');
     await writeFile(small, chunk);
@@ -130,13 +137,19 @@ async function main(): Promise<void> {
     t = performance.now();
     for (let i = 0; i < SMALL; i++) await pipeline(createReadStream(small), createWriteStream(join(dir, `synced${i}.bin`), { flush: true }));
     const smallSyncedMbps = SMALL / ((performance.now() - t) / 1000);
-    console.log(`raw disk copy, 1 MB files one at a time: ${smallCopyMbps.toFixed(0)} MB/s; with fsync (as an upload): 100 MB ${bigSyncedMbps.toFixed(0)} MB/s, 1 MB files ${smallSyncedMbps.toFixed(0)} MB/s`);
+    console.log(`yardsticks: "disk" = page-cache copy (no fsync; issue 9's target is >= 0.5 of it): 100 MB ${diskMbps.toFixed(0)} MB/s, 1 MB files one at a time ${smallCopyMbps.toFixed(0)} MB/s; "disk+fsync" = the same copies with an fsync before each close, as an upload does: 100 MB ${bigSyncedMbps.toFixed(0)} MB/s, 1 MB files ${smallSyncedMbps.toFixed(0)} MB/s`);
+    /** A row's MB/s, its ratio to the 100 MB page-cache copy, and to a second yardstick (an upload's: the fsync copy of files of its size). */
+    const rate = (bytes: number, ms: number, also?: [string, number]) => {
+      const v = bytes / MB / (ms / 1000);
+      return `${v.toFixed(0)} MB/s = ${(v / diskMbps).toFixed(2)} of disk${also ? `, ${(v / also[1]).toFixed(2)} of ${also[0]}` : ''}`;
+    };
+    const fsynced1 = ['disk+fsync', smallSyncedMbps] as [string, number];
 
-    /** Uploads (token + PUT of the file read from disk) `SMALL` 1 MB files, `width` at a time. */
-    const uploadSmall = async (width: number, tag: string): Promise<string[]> => {
+    /** Uploads (token + PUT of the file read from disk) `n` 1 MB files to `to`, `width` at a time. */
+    const uploadSmall = async (to: string, n: number, width: number, tag: string): Promise<string[]> => {
       const urls: string[] = [];
-      await inParallel(SMALL, width, async (i) => {
-        const tk = await token(base, `${tag}${i}.bin`, MB);
+      await inParallel(n, width, async (i) => {
+        const tk = await token(to, `${tag}${i}.bin`, MB);
         await put(tk.upload_url, await readFile(small), MB);
         urls[i] = tk.url;
       });
@@ -147,21 +160,43 @@ async function main(): Promise<void> {
         if ((await download(urls[i])) !== MB) throw new Error('short download');
       });
     };
-    // Unmeasured: the first requests of a new process pay for compiling its code.
-    await downloadAll(await uploadSmall(4, 'warm'), 4);
-    for (const width of [1, 4]) {
-      let cpu = cpuOf([server.pid]);
-      t = performance.now();
-      const urls = await uploadSmall(width, `w${width}-`);
-      const upMs = performance.now() - t;
-      const upCpu = (cpuUsed(cpu, cpuOf([server.pid])) * 1000) / SMALL;
-      cpu = cpuOf([server.pid]);
-      t = performance.now();
-      await downloadAll(urls, width);
-      const downMs = performance.now() - t;
-      const downCpu = (cpuUsed(cpu, cpuOf([server.pid])) * 1000) / SMALL;
-      const ofSmallCopy = (ms: number) => (SMALL / (ms / 1000) / smallCopyMbps).toFixed(2);
-      console.log(`1 MB files x${SMALL}, ${width === 1 ? 'one at a time' : `${width} at a time`}: upload ${mbps(SMALL * MB, upMs)} MB/s = ${ofDisk(SMALL * MB, upMs)} (${ofSmallCopy(upMs)} of 1 MB copies; ${(upMs / SMALL).toFixed(1)} ms each, token included; server CPU ${upCpu.toFixed(1)} ms/file), download ${mbps(SMALL * MB, downMs)} MB/s = ${ofDisk(SMALL * MB, downMs)} (${ofSmallCopy(downMs)} of 1 MB copies; server CPU ${downCpu.toFixed(1)} ms/file)`);
+    // The upload floor (bench/upload-floor.mjs): a plain Node server doing the same durable
+    // upload (md5, write, link, fsync of file and directory; no database), fed by the same
+    // client with the same files, so the ratio of what any Node server could reach here stands
+    // next to Larder's (docs/benchmarks.md, Files).
+    const floor = await startUploadFloor(join(dir, 'floor'));
+    try {
+      // Unmeasured: the first requests of a new process pay for compiling its code.
+      await downloadAll(await uploadSmall(base, 20, 4, 'warm'), 4);
+      await uploadSmall(floor.url, 20, 4, 'warm');
+      for (const width of [1, 4]) {
+        // Larder and the floor take turns in blocks (the first of each pair swapped), so both
+        // see the same moments of a shared machine's load; each side's time is the sum of its blocks.
+        const sides = [{ url: base, pid: server.pid, ms: 0, cpu: 0, urls: [] as string[] }, { url: floor.url, pid: floor.pid, ms: 0, cpu: 0, urls: [] as string[] }];
+        const per = Math.ceil(SMALL / BLOCKS);
+        for (let b = 0; b < BLOCKS; b++) {
+          for (const side of b % 2 ? [...sides].reverse() : sides) {
+            const cpu = cpuOf([side.pid]);
+            const t0 = performance.now();
+            side.urls.push(...(await uploadSmall(side.url, per, width, `w${width}-${b}-`)));
+            side.ms += performance.now() - t0;
+            side.cpu += cpuUsed(cpu, cpuOf([side.pid])) * 1000;
+          }
+        }
+        const [larder, fl] = sides;
+        const n = per * BLOCKS;
+        const cpu = cpuOf([server.pid]);
+        t = performance.now();
+        await downloadAll(larder.urls, width);
+        const downMs = performance.now() - t;
+        const downCpu = (cpuUsed(cpu, cpuOf([server.pid])) * 1000) / n;
+        const how = width === 1 ? 'one at a time' : `${width} at a time`;
+        console.log(`1 MB files x${n}, ${how}, upload (token + PUT): Larder ${rate(n * MB, larder.ms, fsynced1)} (${(larder.ms / n).toFixed(1)} ms each; server CPU ${(larder.cpu / n).toFixed(1)} ms/file)`);
+        console.log(`1 MB files x${n}, ${how}, upload (token + PUT): floor  ${rate(n * MB, fl.ms, fsynced1)} (${(fl.ms / n).toFixed(1)} ms each; server CPU ${(fl.cpu / n).toFixed(1)} ms/file); Larder/floor: ${(fl.ms / larder.ms).toFixed(2)} of its MB/s at ${(larder.cpu / fl.cpu).toFixed(2)}x its CPU per file`);
+        console.log(`1 MB files x${n}, ${how}, download: Larder ${rate(n * MB, downMs, ['1 MB copies', smallCopyMbps])} (server CPU ${downCpu.toFixed(1)} ms/file)`);
+      }
+    } finally {
+      await floor.stop();
     }
 
     const big = await token(base, 'big.bin', 100 * MB);
@@ -172,7 +207,7 @@ async function main(): Promise<void> {
     const got = await download(big.url);
     const downBigMs = performance.now() - t;
     if (got !== 100 * MB) throw new Error(`downloaded ${got} bytes`);
-    console.log(`100 MB file: upload ${mbps(100 * MB, upBigMs)} MB/s = ${ofDisk(100 * MB, upBigMs)}, download ${mbps(100 * MB, downBigMs)} MB/s = ${ofDisk(100 * MB, downBigMs)} (target: >= 0.5 of disk)`);
+    console.log(`100 MB file: upload ${rate(100 * MB, upBigMs, ['disk+fsync', bigSyncedMbps])}, download ${rate(100 * MB, downBigMs)} (target: >= 0.5 of disk)`);
 
     await new Promise((r) => setTimeout(r, 500));
     const idle = rssMb(server.pid) ?? NaN;
