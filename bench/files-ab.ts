@@ -136,7 +136,9 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     for (const [name, root] of [['a', flags.a!], ['b', flags.b ?? REPO_ROOT]] as const) {
-      const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
+      // BENCH_B_NODE_ARGS: node flags for side b only (e.g. a V8 setting tried against the same code as a).
+      const bArgs = name === 'b' && process.env.BENCH_B_NODE_ARGS ? { nodeArgs: process.env.BENCH_B_NODE_ARGS.split(' ').filter(Boolean) } : {};
+      const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, ...bArgs, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
       sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0 });
     }
     if (flags.floor) {

@@ -23,7 +23,7 @@
  * (as the SDKs send small files), inside the measured time; the 100 MB file is streamed.
  *
  * Flags: --small N (1 MB files per size and side, default 60), --blocks N (turns of Larder and
- * the floor per width, default 4), --thumbs N (default 20), --gb N (size of the big
+ * the floor per width, default 15: 4 files a turn), --thumbs N (default 20), --gb N (size of the big
  * upload in MB, default 1024).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -43,7 +43,7 @@ import { startUploadFloor } from './upload-floor-process.ts';
 const { values: flags } = parseArgs({
   options: {
     small: { type: 'string', default: '60' },
-    blocks: { type: 'string', default: '4' },
+    blocks: { type: 'string', default: '15' },
     thumbs: { type: 'string', default: '20' },
     gb: { type: 'string', default: '1024' },
   },
