@@ -13,11 +13,12 @@
  *   rather than round by round, so that both see the same load.
  * - big: one upload (streamed from a file) and one download of a `--size` file (use 104857600);
  *   MB/s of each.
+ * `--b-shards` makes all of b's shard directories before measuring (a long-running server's store).
  * `--b` defaults to this checkout. With `--floor` (put mode, `--interleave`), a third side takes
  * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
  * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
  */
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ import { startUploadFloor } from './upload-floor-process.ts';
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
-    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, 'b-shards': { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
   },
 });
 if (!flags.a) throw new Error('--a <checkout> is required');
@@ -140,6 +141,13 @@ async function main(): Promise<void> {
       const bArgs = name === 'b' && process.env.BENCH_B_NODE_ARGS ? { nodeArgs: process.env.BENCH_B_NODE_ARGS.split(' ').filter(Boolean) } : {};
       const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, ...bArgs, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
       sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0 });
+      // --b-shards: b's local store gets all its shard directories first, as a server that has
+      // stored thousands of files has (a fresh one makes one at most uploads: a failed link,
+      // a mkdir and the link again).
+      if (name === 'b' && flags['b-shards']) {
+        const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+        for (const x of abc) for (const y of abc) mkdirSync(join(dir, `data-${name}`, 'files', x + y), { recursive: true });
+      }
     }
     if (flags.floor) {
       if (!flags.interleave || flags.mode !== 'put') throw new Error('--floor takes --mode put --interleave');
