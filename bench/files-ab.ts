@@ -13,7 +13,8 @@
  *   rather than round by round, so that both see the same load.
  * - big: one upload (streamed from a file) and one download of a `--size` file (use 104857600);
  *   MB/s of each.
- * `--b-shards` makes all of b's shard directories before measuring (a long-running server's store).
+ * `--pg <url>`: the Larder sides on PostgreSQL (a fresh schema each, dropped after), their backends'
+ * CPU counted with the server's (found by application_name). `--b-shards` makes all of b's shard directories before measuring (a long-running server's store).
  * `--b` defaults to this checkout. With `--floor` (put mode, `--interleave`), a third side takes
  * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
  * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
@@ -27,11 +28,13 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 import { startUploadFloor } from './upload-floor-process.ts';
+import { dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
+import pg from 'pg';
 
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
-    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, 'b-shards': { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, pg: { type: 'string' }, 'b-shards': { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
   },
 });
 if (!flags.a) throw new Error('--a <checkout> is required');
@@ -76,14 +79,34 @@ function threadsMs(pid: number): Map<string, number> {
   return out;
 }
 
-/** CPU ms (user + system) of a process and of its main thread. */
-function cpuMs(pid: number): { all: number; main: number } {
+/** CPU ms (user + system) of a process and of its main thread, plus that of `extra` processes (PostgreSQL backends) in `all`. */
+function cpuMs(pid: number, extra: readonly number[] = []): { all: number; main: number } {
   const ticks = (path: string) => {
-    const stat = readFileSync(path, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
+    try {
+      const stat = readFileSync(path, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      return 0; // A backend that ended.
+    }
   };
-  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  let all = ticks(`/proc/${pid}/stat`);
+  for (const b of extra) all += ticks(`/proc/${b}/stat`);
+  return { all, main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** threadsMs of the server, with its PostgreSQL backends as one more "thread". */
+function sideThreadsMs(s: Side): Map<string, number> {
+  const out = threadsMs(s.server.pid);
+  if (s.backends.length) out.set('postgres backends', cpuMs(s.backends[0], s.backends.slice(1)).all);
+  return out;
+}
+
+/** `url` with an application_name, by which a side's backends are found in pg_stat_activity. */
+function withApplicationName(url: string, name: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', name);
+  return u.toString();
 }
 
 async function upload(base: string, body: Buffer | (() => Readable), size: number): Promise<string> {
@@ -126,6 +149,9 @@ interface Side {
   /** CPU ms per thread name over all rounds, and the operations measured. */
   threads: Map<string, number>;
   ops: number;
+  /** --pg: the server's PostgreSQL backends (found again before every round), its schema and URL. */
+  backends: number[];
+  pg?: { url: string; schema: string; app: string };
 }
 
 async function main(): Promise<void> {
@@ -139,8 +165,12 @@ async function main(): Promise<void> {
     for (const [name, root] of [['a', flags.a!], ['b', flags.b ?? REPO_ROOT]] as const) {
       // BENCH_B_NODE_ARGS: node flags for side b only (e.g. a V8 setting tried against the same code as a).
       const bArgs = name === 'b' && process.env.BENCH_B_NODE_ARGS ? { nodeArgs: process.env.BENCH_B_NODE_ARGS.split(' ').filter(Boolean) } : {};
-      const server = await startServer({ kind: 'pglite', dataDir: join(dir, `data-${name}`) }, 1, { root, ...bArgs, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024) } });
-      sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0 });
+      // --pg <url>: each side on a fresh schema of that database, its backends' CPU counted with its own.
+      const pgSide = flags.pg ? { url: withApplicationName(flags.pg, `files-ab-${process.pid}-${name}`), schema: `${freshSchemaName()}_${name}`, app: `files-ab-${process.pid}-${name}` } : undefined;
+      if (pgSide) await ensureDatabase(flags.pg!);
+      const storage = pgSide ? { kind: 'postgres' as const, url: pgSide.url, schema: pgSide.schema } : { kind: 'pglite' as const, dataDir: join(dir, `data-${name}`) };
+      const server = await startServer(storage, 1, { root, ...bArgs, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024), ...(pgSide ? { LARDER_FILES_DIR: join(dir, `data-${name}`, 'files') } : {}) } });
+      sides.push({ name, server, urls: [], results: [], threads: new Map(), ops: 0, backends: [], pg: pgSide });
       // --b-shards: b's local store gets all its shard directories first, as a server that has
       // stored thousands of files has (a fresh one makes one at most uploads: a failed link,
       // a mkdir and the link again).
@@ -151,7 +181,7 @@ async function main(): Promise<void> {
     }
     if (flags.floor) {
       if (!flags.interleave || flags.mode !== 'put') throw new Error('--floor takes --mode put --interleave');
-      sides.push({ name: 'floor', server: await startUploadFloor(join(dir, 'floor')), urls: [], results: [], threads: new Map(), ops: 0 });
+      sides.push({ name: 'floor', server: await startUploadFloor(join(dir, 'floor')), urls: [], results: [], threads: new Map(), ops: 0, backends: [] });
     }
     const small = SIZE <= 16 * 1024 * 1024;
     for (const s of sides) {
@@ -162,36 +192,48 @@ async function main(): Promise<void> {
       if (flags.mode === 'get') for (let i = 0; i < 3; i++) for (const u of s.urls.slice(0, 10)) await download(u);
     }
     const rounds = Number(flags.rounds);
+    const stats = flags.pg ? new pg.Client({ connectionString: flags.pg }) : undefined;
+    await stats?.connect();
+    /** Finds each --pg side's backends again (the pool may have grown). */
+    const findBackends = async () => {
+      for (const s of sides) {
+        if (!s.pg || !stats) continue;
+        const { rows } = await stats.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [s.pg.app]);
+        s.backends = rows.map((r) => r.pid);
+      }
+    };
     for (let r = 0; r < rounds && flags.interleave; r++) {
+      await findBackends();
       // Upload by upload, a and b in turn (the first of each pair swapped every time): both
       // servers see the same moments of the machine's load, which changes within seconds here.
       const acc = sides.map(() => ({ all: 0, main: 0, walls: [] as number[] }));
-      const t0 = sides.map((s) => threadsMs(s.server.pid));
+      const t0 = sides.map((s) => sideThreadsMs(s));
       const order = sides.map((_, k) => k);
       for (let i = 0; i < N; i++) {
         // Who goes first turns with every upload.
         for (const k of order.map((_, j) => order[(i + j) % order.length])) {
           const s = sides[k];
-          const c0 = cpuMs(s.server.pid);
+          const c0 = cpuMs(s.server.pid, s.backends);
           const t = performance.now();
           await upload(s.server.url, data, SIZE);
           acc[k].walls.push(performance.now() - t);
-          const c1 = cpuMs(s.server.pid);
+          const c1 = cpuMs(s.server.pid, s.backends);
           acc[k].all += c1.all - c0.all;
           acc[k].main += c1.main - c0.main;
         }
       }
       sides.forEach((s, k) => {
-        for (const [name, v] of threadsMs(s.server.pid)) s.threads.set(name, (s.threads.get(name) ?? 0) + v - (t0[k].get(name) ?? 0));
+        for (const [name, v] of sideThreadsMs(s)) s.threads.set(name, (s.threads.get(name) ?? 0) + v - (t0[k].get(name) ?? 0));
         s.ops += N;
         s.results.push({ all: acc[k].all / N, main: acc[k].main / N, wall: median(acc[k].walls) });
         console.log(`round ${r + 1} ${s.name}: server CPU ${(acc[k].all / N).toFixed(2)} ms/op (main thread ${(acc[k].main / N).toFixed(2)}), wall median ${median(acc[k].walls).toFixed(2)} ms; load ${loadavg()[0].toFixed(1)}`);
       });
     }
     for (let r = 0; r < rounds && !flags.interleave; r++) {
+      await findBackends();
       for (const s of r % 2 ? [...sides].reverse() : sides) {
-        const c0 = cpuMs(s.server.pid);
-        const t0 = threadsMs(s.server.pid);
+        const c0 = cpuMs(s.server.pid, s.backends);
+        const t0 = sideThreadsMs(s);
         let walls: number[];
         let ops = N;
         let extra: string | undefined;
@@ -210,8 +252,8 @@ async function main(): Promise<void> {
           walls = [up];
           extra = `up ${(SIZE / 1048576 / (up / 1000)).toFixed(0)} MB/s, down ${(SIZE / 1048576 / (down / 1000)).toFixed(0)} MB/s`;
         }
-        const c1 = cpuMs(s.server.pid);
-        for (const [k, v] of threadsMs(s.server.pid)) s.threads.set(k, (s.threads.get(k) ?? 0) + v - (t0.get(k) ?? 0));
+        const c1 = cpuMs(s.server.pid, s.backends);
+        for (const [k, v] of sideThreadsMs(s)) s.threads.set(k, (s.threads.get(k) ?? 0) + v - (t0.get(k) ?? 0));
         s.ops += ops;
         s.results.push({ all: (c1.all - c0.all) / ops, main: (c1.main - c0.main) / ops, wall: median(walls), extra });
         const last = s.results[s.results.length - 1];
@@ -224,8 +266,10 @@ async function main(): Promise<void> {
       console.log(`${s.name} threads, CPU ms/op over all rounds: ${[...s.threads].filter(([, v]) => v / s.ops >= 0.05).map(([k, v]) => `${k} ${(v / s.ops).toFixed(2)}`).join(', ')}`);
       console.log(`${s.name}: CPU/op median ${median(s.results.map((x) => x.all)).toFixed(2)} ms [${col('all')}]; main ${median(s.results.map((x) => x.main)).toFixed(2)} [${col('main')}]; wall median ${median(s.results.map((x) => x.wall)).toFixed(2)} ms [${col('wall')}]`);
     }
+    await stats?.end();
   } finally {
     for (const s of sides) await s.server.stop();
+    for (const s of sides) if (s.pg) await dropSchema(flags.pg!, s.pg.schema);
     await rm(dir, { recursive: true, force: true });
   }
 }
