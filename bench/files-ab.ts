@@ -102,6 +102,14 @@ function sideThreadsMs(s: Side): Map<string, number> {
   return out;
 }
 
+/** BENCH_B_PG_OPTIONS (e.g. `-c synchronous_commit=off`): settings of side b's connections only. */
+function withOptions(url: string, options: string | undefined): string {
+  if (!options) return url;
+  const u = new URL(url);
+  u.searchParams.set('options', options);
+  return u.toString();
+}
+
 /** `url` with an application_name, by which a side's backends are found in pg_stat_activity. */
 function withApplicationName(url: string, name: string): string {
   const u = new URL(url);
@@ -166,7 +174,7 @@ async function main(): Promise<void> {
       // BENCH_B_NODE_ARGS: node flags for side b only (e.g. a V8 setting tried against the same code as a).
       const bArgs = name === 'b' && process.env.BENCH_B_NODE_ARGS ? { nodeArgs: process.env.BENCH_B_NODE_ARGS.split(' ').filter(Boolean) } : {};
       // --pg <url>: each side on a fresh schema of that database, its backends' CPU counted with its own.
-      const pgSide = flags.pg ? { url: withApplicationName(flags.pg, `files-ab-${process.pid}-${name}`), schema: `${freshSchemaName()}_${name}`, app: `files-ab-${process.pid}-${name}` } : undefined;
+      const pgSide = flags.pg ? { url: withOptions(withApplicationName(flags.pg, `files-ab-${process.pid}-${name}`), name === 'b' ? process.env.BENCH_B_PG_OPTIONS : undefined), schema: `${freshSchemaName()}_${name}`, app: `files-ab-${process.pid}-${name}` } : undefined;
       if (pgSide) await ensureDatabase(flags.pg!);
       const storage = pgSide ? { kind: 'postgres' as const, url: pgSide.url, schema: pgSide.schema } : { kind: 'pglite' as const, dataDir: join(dir, `data-${name}`) };
       const server = await startServer(storage, 1, { root, ...bArgs, env: { LARDER_FILE_MAX_BYTES: String(SIZE * 2 + 1024), ...(pgSide ? { LARDER_FILES_DIR: join(dir, `data-${name}`, 'files') } : {}) } });
