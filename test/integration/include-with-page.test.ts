@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Sql } from '../../src/sql/fragment.ts';
+import { sql, type Sql } from '../../src/sql/fragment.ts';
 import { isPreparedShape } from '../../src/storage/prepared-statements.ts';
 import { forEachEngine, type Harness } from './harness/engines.ts';
 import { captured } from './harness/statement-spy.ts';
@@ -152,4 +152,46 @@ forEachEngine('include read with the page', (h: () => Harness) => {
     assert.ok(statements.some((s) => text(s).includes('WITH page')), 'the joint statement ran');
     assert.ok(statements.some((s) => text(s).includes('OVER w')), 'the running-sum statement read the page again');
   });
+
+  // The owners' branch joins the page's distinct ids to the included class: PostgreSQL hashes
+  // them or probes the primary key per id, where `"objectId" = ANY(ARRAY(...))` compared every
+  // row of a small class with each id (about 8% of the peer bench's h statement; docs/benchmarks.md,
+  // issue 16, "Include's objects by a join"). An owner named by every row comes back once.
+  test('the owners are read by a join on the page\'s distinct ids, each once, not compared row by row with every id', async () => {
+    const { client, db } = h();
+    const owner = await signUp(h());
+    const others = [await signUp(h()), await signUp(h()), await signUp(h())];
+    for (let n = 0; n < 12; n++) await seed(h(), 'IncJoin', { n, score: n, owner: userPointer(n < 9 ? owner.objectId : others[n - 9].objectId) });
+    assert.equal((await client.post('/1.1/larder/classes/IncJoin/indexes', { field: 'n' }, { master: true })).status, 201);
+    const statements = await captured(db, async () => {
+      for (let i = 0; i < 7; i++) {
+        const res = await client.get('/1.1/classes/IncJoin', { where: JSON.stringify({ n: { $gte: 0, $lt: 100 } }), order: 'n', include: 'owner' });
+        assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+        assert.deepEqual(res.body.results.map((o: { owner: { username: string } }) => o.owner.username), [...Array(9).fill(owner.username), ...others.map((o) => o.username)]);
+      }
+    });
+    const joint = statements.filter((s) => isPreparedShape(s) && text(s).includes('WITH page'));
+    assert.ok(joint.length > 0, 'the page and its owners were read in one prepared statement');
+    const rows = await db.query<{ part: number; objectId: string }>(joint[0]);
+    assert.deepEqual(rows.filter((r) => r.part === 1).map((r) => r.objectId).sort(), [owner.objectId, ...others.map((o) => o.objectId)].sort(), 'each owner once');
+    const [explained] = await db.query<{ 'QUERY PLAN': unknown }>(sql`EXPLAIN (FORMAT JSON) ${joint[0]}`);
+    const json = explained['QUERY PLAN'];
+    const nodes: PlanNode[] = [];
+    const walk = (n: PlanNode) => {
+      nodes.push(n);
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk(((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0].Plan);
+    const userScans = nodes.filter((n) => n['Relation Name'] === '_User');
+    assert.equal(userScans.length, 1, JSON.stringify(nodes.map((n) => n['Node Type'])));
+    for (const n of userScans) assert.ok(!/ANY/.test(`${n.Filter ?? ''} ${n['Index Cond'] ?? ''}`), `the owners' scan compares no id list: ${JSON.stringify(n)}`);
+  });
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Filter?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
