@@ -10,12 +10,12 @@
  * prefetched rows only for the ids this statement looked for (`considered`); any other pointer
  * (an array item, another class) is read by its own statement as before.
  */
-import { fieldView, selectByIdsOf, type Access } from '../plan/index.ts';
+import { fieldView, selectByIdsOf, selectJoinedByIdsOf, type Access } from '../plan/index.ts';
 import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { ClassSchema } from '../model/class-schema.ts';
 import { isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
-import type { Queryable } from '../storage/database.ts';
+import type { Database, Queryable } from '../storage/database.ts';
 import { heavy } from '../storage/heavy-lane.ts';
 import { preparedShape } from '../storage/prepared-statements.ts';
 import type { DocumentRow } from './encode.ts';
@@ -82,7 +82,12 @@ type PartRow = PageRow & { part: number; data_text: string | null };
  * pointed-to rows of each head. UNION ALL runs its branches in order and the page's CTE scan
  * keeps the CTE's order, so the page's rows come first and in the query's order.
  */
-export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Sql {
+export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES, engine: Database['engine'] = 'postgres'): Sql {
+  // PostgreSQL: the page's distinct ids joined to the class (hashed, or the primary key per id)
+  // cost it less than comparing every row of a small class with each id; on the embedded engine
+  // the join's hash tables cost more than they save (docs/benchmarks.md, issue 16, "Include's
+  // objects by a join").
+  const selectOf = engine === 'postgres' ? selectJoinedByIdsOf : selectByIdsOf;
   const pointers = join(heads.map((h, i) => sql`q.data->${jsonKey(h.field)} AS ${pointerColumn(i)}`), ', ');
   const nullAcl = q.acl ? sql`, NULL::jsonb` : sql``;
   const branches = heads.map((h, i) => {
@@ -92,7 +97,7 @@ export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: r
     const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, (data - ${[...h.strip]}::text[])::text`;
     return sql`
     UNION ALL
-    ${selectByIdsOf(access, h.className, columns, ids)}`;
+    ${selectOf(access, h.className, columns, ids)}`;
   });
   return heavy(sql`WITH page AS MATERIALIZED (${pageRowsSelect(q, sql`, ${pointers}`)})
     SELECT 0 AS part, b.* FROM (${boundedColumns(q, rowFits(q, maxBytes))} FROM page p) b${join(branches, ' ')}`);
@@ -117,8 +122,8 @@ export interface PageWithIncludes<R extends PageRow> {
  * share of the bound, the page is read again by the running-sum statement (page-budget.ts) and
  * nothing is prefetched.
  */
-export async function readPageWithIncludes(db: Queryable, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
-  const statement = pageWithIncludesStatement(access, q, heads, maxBytes);
+export async function readPageWithIncludes(db: Database, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
+  const statement = pageWithIncludesStatement(access, q, heads, maxBytes, db.engine);
   const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
   const rows: PageRow[] = [];
   const found = heads.map(() => [] as TextRow[]);

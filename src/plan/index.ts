@@ -11,6 +11,6 @@ export { innerQueryClasses } from './inner-queries.ts';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
 export { reusableShape, type TableAccessPaths } from './reusable-shape.ts';
 export { planWrite, writableRow, type WritePlan, type WriteRequest } from './plan-write.ts';
-export { selectById, selectByIds, selectByIdsOf } from './plan-rows.ts';
+export { selectById, selectByIds, selectByIdsOf, selectJoinedByIdsOf } from './plan-rows.ts';
 export { planMatch } from './plan-match.ts';
 export { unpushedFields } from './push-view.ts';
