@@ -2,8 +2,9 @@
  * A class query's page and the objects its include paths point to, read in one statement
  * (issue 16): the page as a materialized CTE, then, for each include head that is a Pointer field
  * of the class, the pointed-to rows whose ids the page's documents hold, under the included
- * class's read ACL (plan/plan-rows.ts selectByIdsOf). One round trip instead of two per include
- * head; the server sends, and PostgreSQL runs, one statement less.
+ * class's read ACL (plan/plan-rows.ts selectJoinedByIdsOf, selectByIdsOf on the embedded engine).
+ * One round trip instead of two per include head; the server sends, and PostgreSQL runs, one
+ * statement less.
  *
  * What this reads is only a prefetch: include.ts still decides, per pointer, what is shown. It
  * checks the included class's `get` permission and field policy as before, and uses the
