@@ -1,5 +1,5 @@
 /**
- * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates] [--floor] [--together]`
+ * `tsx bench/cloud-cpu.ts [--root <baseline checkout>] [--calls 20000] [--rounds 3] [--workers 1] [--prof] [--through-only] [--limits] [--creates] [--floor] [--forwarder <script.mjs>]... [--together [--seconds <n>]] [--one-engine]`
  *
  * CPU cost of a forwarded cloud function call (`POST /1.1/functions/hello`, bench/cloud.ts):
  * CPU time used by Larder's processes, by the LeanEngine app they supervise and by this process
@@ -15,8 +15,11 @@
  * BENCH_SERVER_NODE_ARGS reaches this checkout's server (e.g. --perf-basic-prof for perf). --floor
  * also forwards the call through bench/forward-floor.mjs (Node's HTTP server and a raw socket,
  * nothing else) to this side's engine, in the same rounds: the least CPU a forwarder in Node
- * spends, under the same load as Larder (its column is labelled larder). For tuning by hand; not
- * part of `npm run bench`. --together (with --root) calls both sides' functions at the same time,
+ * spends, under the same load as Larder (its column is labelled larder). --forwarder <script> (may
+ * be given more than once) does the same with another forwarder started as `node <script> <port>
+ * <engine URL>` that prints a line once it listens (a variant of the floor or a stripped Larder,
+ * for bisecting where a forwarder's CPU goes); its rows are labelled by the script's name. For tuning by hand; not
+ * part of `npm run bench`. --together (with --root, --floor or --forwarder) calls both sides' functions at the same time,
  * `--connections` each, instead of one after the other: on a machine whose load swings from run to
  * run, both sides then share the same minutes, and the pairs compare like with like (with --creates:
  * hooked creates, Larder's and the engine's CPU only).
@@ -24,7 +27,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
 import { runHttpLoad, type HttpRequestSpec } from './http-load.ts';
 import pg from 'pg';
@@ -43,18 +46,32 @@ interface Side {
   engineUrl: string;
   enginePort: number;
   /** bench/forward-floor.mjs in front of this side's engine (--floor). */
-  floor?: { url: string; pid: number; stop: () => void };
+  floor?: Forwarder;
+  /** --forwarder scripts in front of this side's engine. */
+  forwarders: Forwarder[];
 }
 
-/** Starts bench/forward-floor.mjs for an engine and waits until it listens. */
-async function startFloor(engineUrl: string): Promise<NonNullable<Side['floor']>> {
+interface Forwarder {
+  label: string;
+  url: string;
+  pid: number;
+  stop: () => void;
+}
+
+/** The values of a flag given more than once. */
+function args(name: string): string[] {
+  return process.argv.flatMap((a, i) => (a === name && process.argv[i + 1] ? [process.argv[i + 1]] : []));
+}
+
+/** Starts a forwarder script (bench/forward-floor.mjs, --forwarder) for an engine and waits until it listens. */
+async function startForwarder(script: string, label: string, engineUrl: string): Promise<Forwarder> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bench', 'forward-floor.mjs'), String(port), engineUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, String(port), engineUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the floor forwarder exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`the forwarder ${script} exited (${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number, stop: () => child.kill() };
+  return { label, url: `http://127.0.0.1:${port}`, pid: child.pid as number, stop: () => child.kill() };
 }
 
 /** The process listening on a loopback port (the engine app, below npm and sh). */
@@ -86,16 +103,18 @@ async function waitForHooks(url: string): Promise<void> {
   throw new Error('the engine hook list was not read in time');
 }
 
-async function startSide(name: string, root: string, schema: string, workers: number, nodeArgs: string[] | undefined): Promise<Side> {
-  const enginePort = await freePort();
+/** Starts a Larder of a checkout with its own supervised engine app, or calling `shared`'s engine. */
+async function startSide(name: string, root: string, schema: string, workers: number, nodeArgs: string[] | undefined, shared?: Side): Promise<Side> {
+  const enginePort = shared?.enginePort ?? (await freePort());
   const engineUrl = `http://127.0.0.1:${enginePort}`;
+  const engineDir: Record<string, string> = shared ? {} : { LARDER_ENGINE_DIR: join(root, 'test', 'fixtures', 'engine-app') };
   const server = await startServer({ kind: 'postgres', url: benchDatabaseUrl(), schema }, workers, {
     root,
     nodeArgs,
-    env: { LARDER_ENGINE_DIR: join(root, 'test', 'fixtures', 'engine-app'), LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0', ...(process.argv.includes('--limits') ? COUNTING_LIMITS : {}) },
+    env: { ...engineDir, LARDER_ENGINE_URL: engineUrl, LARDER_ENGINE_REFRESH_SECONDS: '0', ...(process.argv.includes('--limits') ? COUNTING_LIMITS : {}) },
   });
   await waitForHooks(server.url);
-  return { name, server, engineUrl, enginePort };
+  return { name, server, engineUrl, enginePort, forwarders: [] };
 }
 
 const fn: HttpRequestSpec = { method: 'POST', path: () => '/1.1/functions/hello', body: () => '{"name":"bench"}' };
@@ -130,13 +149,12 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
   const engine = listenerPid(side.enginePort);
   const us = (s: number, n: number) => String(Math.round((s * 1e6) / (n || 1))).padStart(4);
   const creates = process.argv.includes('--creates');
-  const targets: (readonly [string, string, HttpRequestSpec])[] = creates
-    ? [['no hook', side.server.url, create('BenchNoHooks')], ['hooked ', side.server.url, create('Counter')]]
-    : [['direct ', side.engineUrl, fn], ['through', side.server.url, fn]];
-  if (side.floor) targets.push(['floor  ', side.floor.url, fn]);
-  for (const [label, url, spec] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
-    // The floor forwarder's CPU is in the larder column of its rows.
-    const larder = label === 'floor  ' && side.floor ? [side.floor.pid] : larderPids;
+  const targets: (readonly [string, string, HttpRequestSpec, number[]])[] = creates
+    ? [['no hook', side.server.url, create('BenchNoHooks'), larderPids], ['hooked ', side.server.url, create('Counter'), larderPids]]
+    : [['direct ', side.engineUrl, fn, larderPids], ['through', side.server.url, fn, larderPids]];
+  // A forwarder's CPU is in the larder column of its rows.
+  for (const f of [...(side.floor ? [side.floor] : []), ...side.forwarders]) targets.push([f.label, f.url, fn, [f.pid]]);
+  for (const [label, url, spec, larder] of process.argv.includes('--through-only') ? targets.slice(1) : targets) {
     await runHttpLoad(url, spec, { amount: Math.min(2000, calls) }, connections);
     const pgPids = await pgBackends();
     const all = [...larder, engine, process.pid, ...pgPids];
@@ -160,28 +178,44 @@ async function round(side: Side, calls: number, connections: number): Promise<vo
 }
 
 /**
- * --together: both sides' through calls (with --creates, hooked creates) at once; Larder's and the
- * engine's CPU per call of each. PostgreSQL's backends serve both sides at once, so they are not counted.
+ * --together: both sides' through calls (with --creates, hooked creates) at once, and with --floor
+ * or --forwarder the forwarders' calls too (to this checkout's engine); each target's CPU per
+ * call (Larder's or the forwarder's, and its engine's). An engine's CPU is divided by the calls of
+ * every target that shares it. PostgreSQL's backends serve both sides at once, so they are
+ * not counted. --seconds <n> runs every target for the same n seconds (the same minutes for all,
+ * also at the end) instead of --calls each. --one-engine has the baseline's Larder call this
+ * checkout's engine app instead of supervising its own: with --together, every target's calls then
+ * meet the same engine at the same time.
  */
 async function together(sides: Side[], calls: number, connections: number): Promise<void> {
   const spec = process.argv.includes('--creates') ? create('Counter') : fn;
-  const runs = sides.map((side) => ({ side, larder: [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i), engine: listenerPid(side.enginePort) }));
-  await Promise.all(runs.map((r) => runHttpLoad(r.side.server.url, spec, { amount: Math.min(2000, calls) }, connections)));
-  const before = cpuOf(runs.flatMap((r) => [...r.larder, r.engine]));
+  const seconds = Number(arg('--seconds', '0'));
+  const runs = sides.map((side) => ({ label: side.name, url: side.server.url, larder: [side.server.pid, ...side.server.workerPids()].filter((p, i, a) => a.indexOf(p) === i), engine: listenerPid(side.enginePort) }));
+  // Forwarders pass function calls to an engine: they have no creates to measure.
+  for (const [i, side] of process.argv.includes('--creates') ? [] : sides.entries()) {
+    for (const f of [...(side.floor ? [side.floor] : []), ...side.forwarders]) runs.push({ label: f.label.trim(), url: f.url, larder: [f.pid], engine: runs[i].engine });
+  }
+  await Promise.all(runs.map((r) => runHttpLoad(r.url, spec, { amount: Math.min(2000, calls) }, connections)));
+  const engines = [...new Set(runs.map((r) => r.engine))];
+  const before = cpuOf([...runs.flatMap((r) => r.larder), ...engines]);
   const done = await Promise.all(
     runs.map(async (r) => {
-      const res = await runHttpLoad(r.side.server.url, spec, { amount: calls }, connections);
+      const res = await runHttpLoad(r.url, spec, seconds > 0 ? { durationSec: seconds } : { amount: calls }, connections);
       return { r, n: res.ok, errors: res.errors + res.non2xx, after: cpuOf([...r.larder, r.engine]) };
     }),
   );
+  const perEngine = new Map<number, number>();
+  for (const { r, n } of done) perEngine.set(r.engine, (perEngine.get(r.engine) ?? 0) + n);
+  const line: string[] = [];
   for (const { r, n, errors, after } of done) {
-    const key = `${r.side.name.padEnd(8)} together`;
+    const key = `${r.label.padEnd(8)} together`;
     const got = samples.get(key) ?? { larder: [], engine: [], pg: [] };
     got.larder.push((cpuUsed(before, after, r.larder) * 1e6) / (n || 1));
-    got.engine.push((cpuUsed(before, after, [r.engine]) * 1e6) / (n || 1));
+    got.engine.push((cpuUsed(before, after, [r.engine]) * 1e6) / (perEngine.get(r.engine) || 1));
     samples.set(key, got);
+    line.push(`${r.label} ${n} calls larder ${Math.round(got.larder.at(-1) ?? 0)} us/call engine ${Math.round(got.engine.at(-1) ?? 0)} (failed ${errors})`);
   }
-  console.log(done.map(({ r, errors }) => `${r.side.name} larder ${Math.round(samples.get(`${r.side.name.padEnd(8)} together`)?.larder.at(-1) ?? 0)} us/call engine ${Math.round(samples.get(`${r.side.name.padEnd(8)} together`)?.engine.at(-1) ?? 0)} (failed ${errors})`).join('   '));
+  console.log(line.join('   '));
 }
 
 async function main(): Promise<void> {
@@ -199,9 +233,10 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     sides.push(await startSide('this', REPO_ROOT, schemas[0], workers, nodeArgs));
-    if (baseRoot) sides.push(await startSide('baseline', baseRoot, schemas[1], workers, []));
-    if (process.argv.includes('--floor')) sides[0].floor = await startFloor(sides[0].engineUrl);
-    if (process.argv.includes('--together')) for (let r = 0; r < rounds; r++) await together(sides, calls, connections);
+    if (baseRoot) sides.push(await startSide('baseline', baseRoot, schemas[1], workers, [], process.argv.includes('--one-engine') ? sides[0] : undefined));
+    if (process.argv.includes('--floor')) sides[0].floor = await startForwarder(join(REPO_ROOT, 'bench', 'forward-floor.mjs'), 'floor  ', sides[0].engineUrl);
+    for (const script of args('--forwarder')) sides[0].forwarders.push(await startForwarder(script, basename(script).replace(/\.m?js$/, '').padEnd(7), sides[0].engineUrl));
+    if (process.argv.includes('--together')) for (let r = 0; r < rounds; r++) await together(r % 2 ? [...sides].reverse() : sides, calls, connections);
     else for (let r = 0; r < rounds; r++) for (const s of r % 2 ? [...sides].reverse() : sides) await round(s, calls, connections);
     for (const [key, v] of samples) {
       console.log(`${key} median CPU us/call over ${v.larder.length} runs: larder ${Math.round(median(v.larder))} (min ${Math.round(Math.min(...v.larder))}), engine ${Math.round(median(v.engine))} (min ${Math.round(Math.min(...v.engine))})${v.pg.length ? `, postgres ${Math.round(median(v.pg))} (min ${Math.round(Math.min(...v.pg))})` : ''}`);
@@ -209,6 +244,7 @@ async function main(): Promise<void> {
   } finally {
     for (const s of sides) {
       s.floor?.stop();
+      for (const f of s.forwarders) f.stop();
       await s.server.stop();
     }
     for (const s of schemas) await dropSchema(url, s).catch(() => undefined);
