@@ -16,10 +16,10 @@ import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, openPool
 import { addIndexesWithCli } from './cli-indexes.ts';
 import { runHttpLoad } from './http-load.ts';
 import { rssMb } from './memory-sampler.ts';
+import { cpuOf } from './process-cpu.ts';
 import { seed } from './seed.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
 import { workloads, type Workload } from './workloads.ts';
-import { readFileSync } from 'node:fs';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -31,20 +31,14 @@ function median(xs: readonly number[]): number {
   return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
 }
 
-/** CPU seconds of one process so far; undefined once it is gone. */
-function cpuOf(pid: number): number | undefined {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(x[11]) + Number(x[12])) / 100;
-  } catch {
-    return undefined; // gone
-  }
+/** CPU seconds of one process so far; undefined once it is gone (process-cpu.ts reads /proc). */
+function cpuOfPid(pid: number): number | undefined {
+  return cpuOf([pid]).get(pid);
 }
 
 function cpuSec(pids: readonly number[]): number {
   let s = 0;
-  for (const pid of pids) s += cpuOf(pid) ?? 0;
+  for (const pid of pids) s += cpuOfPid(pid) ?? 0;
   return s;
 }
 
@@ -54,11 +48,11 @@ function cpuSec(pids: readonly number[]): number {
  * zero at the end and make the round's figure low or even negative.
  */
 function backendCpu(pids: readonly number[]): { sample(): void; used(): number } {
-  const start = new Map(pids.map((pid) => [pid, cpuOf(pid) ?? 0]));
+  const start = new Map(pids.map((pid) => [pid, cpuOfPid(pid) ?? 0]));
   const last = new Map(start);
   const sample = () => {
     for (const pid of pids) {
-      const v = cpuOf(pid);
+      const v = cpuOfPid(pid);
       if (v !== undefined) last.set(pid, v);
     }
   };

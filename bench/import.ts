@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { pack } from 'tar-stream';
 import { benchDatabaseUrl, ensureDatabase, freshSchemaName } from './bench-database.ts';
+import { cpuOf } from './process-cpu.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 
@@ -110,15 +111,9 @@ interface Run {
   summary: string;
 }
 
-/** CPU seconds (user + system) of a process, from /proc/<pid>/stat; undefined once it is gone. */
+/** CPU seconds (user + system) of a process; undefined once it is gone (process-cpu.ts reads /proc). */
 function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return undefined;
-  }
+  return cpuOf([pid]).get(pid);
 }
 
 /**
