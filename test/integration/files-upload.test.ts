@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { cleanupOnce } from '../../src/modules/files/remove-file.ts';
+import { SHARDS } from '../../src/modules/files/local-disk-store.ts';
 import { sql } from '../../src/sql/fragment.ts';
 import { makeContext } from '../../src/http/dispatch.ts';
 import { deleteObjects } from '../../src/objects/delete-object.ts';
@@ -321,6 +322,30 @@ for (const engine of engines()) {
       }
       for (const body of [{}, { token: 5 }, { token: 'x', result: 'yes' }]) assert.equal((await api('POST', '/1.1/fileCallback', body)).status, 400);
       assert.equal((await api('POST', '/1.1/fileTokens', { name: 'a.txt' }, { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': 'wrong' })).status, 401);
+    });
+
+    test('a configured local store gets all its shard directories in the background after start; a throwaway store does not', async () => {
+      // Made by the server on its own (nothing here asks for them): poll until all are there.
+      const deadline = Date.now() + 30_000;
+      let names = new Set(await readdir(dir));
+      while (SHARDS.some((s) => !names.has(s)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        names = new Set(await readdir(dir));
+      }
+      for (const s of SHARDS) assert.ok(names.has(s), `shard ${s}`);
+      // An app without files options (its own temporary store) makes a shard only when a file needs it.
+      const other = await startHarness(engine, { sameDatabaseAs: h });
+      try {
+        const otherBase = await other.listen();
+        const t = await (await fetch(`${otherBase}/1.1/fileTokens`, { method: 'POST', headers: { ...KEYS, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a.txt' }) })).json() as Json;
+        assert.equal((await put(t.upload_url, 'hello')).status, 200);
+        await new Promise((r) => setTimeout(r, 300));
+        const otherDir = filesServiceOf(other.app)?.opts.dir;
+        assert.ok(otherDir);
+        assert.deepEqual((await readdir(otherDir)).filter((d) => d !== 'tmp' && d !== 'thumbnails').length, 1);
+      } finally {
+        await other.stop();
+      }
     });
   });
 }

@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The characters of random ids (and so of local blob locations and their shard directories). */
+export const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random string of letters and digits (about 5.95 bits each). */
 export function randomId(length: number): string {
