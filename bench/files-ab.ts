@@ -15,6 +15,7 @@
  *   MB/s of each.
  * `--pg <url>`: the Larder sides on PostgreSQL (a fresh schema each, dropped after), their backends'
  * CPU counted with the server's (found by application_name). `--b-shards` makes all of b's shard directories before measuring (a long-running server's store).
+ * `--warm <n>` (30): unmeasured uploads per side first (put mode, small files).
  * `--b` defaults to this checkout. With `--floor` (put mode, `--interleave`), a third side takes
  * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
  * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
@@ -34,7 +35,7 @@ import pg from 'pg';
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' }, b: { type: 'string' }, mode: { type: 'string', default: 'get' }, rounds: { type: 'string', default: '6' },
-    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, pg: { type: 'string' }, 'b-shards': { type: 'boolean', default: false }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
+    n: { type: 'string', default: '100' }, callback: { type: 'boolean', default: false }, interleave: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, pg: { type: 'string' }, 'b-shards': { type: 'boolean', default: false }, warm: { type: 'string', default: '30' }, size: { type: 'string', default: '1048576' }, width: { type: 'string', default: '1' },
   },
 });
 if (!flags.a) throw new Error('--a <checkout> is required');
@@ -194,9 +195,11 @@ async function main(): Promise<void> {
     const small = SIZE <= 16 * 1024 * 1024;
     for (const s of sides) {
       // Warm-up: the JIT and the engine's WASM compile on the first requests.
-      const warm = small ? 30 : 1;
+      // --warm: more, for a server past its youth (its JIT settles over the first few thousand
+      // uploads: docs/benchmarks.md, "Files").
+      const warm = small ? Number(flags.warm) : 1;
       for (let i = 0; i < warm; i++) s.urls.push(await upload(s.server.url, small ? data : () => createReadStream(src), SIZE));
-      if (s.name !== 'floor') for (const u of s.urls) await download(u);
+      if (s.name !== 'floor') for (const u of s.urls.slice(0, 30)) await download(u);
       if (flags.mode === 'get') for (let i = 0; i < 3; i++) for (const u of s.urls.slice(0, 10)) await download(u);
     }
     const rounds = Number(flags.rounds);
