@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { AnswerHead } from './answer-parser.ts';
+import type { AnswerHead, AnswerSink } from './answer-parser.ts';
 import { EnginePool, type EngineConnection } from './engine-connection.ts';
 import { EngineCallError } from './engine-call-error.ts';
 import { readWhole } from './answer-body.ts';
@@ -124,6 +124,108 @@ function streamBody(body: Readable, conn: EngineConnection, heads: { chunked: Bu
   return detach;
 }
 
+/** What `exchange` calls back with: the error, or the answer. */
+export type AnswerCallback = (err: Error | undefined, answer?: StreamedAnswer | WholeAnswer) => void;
+
+/** The deadline of an exchange ran out (one shared function: no closure per call). */
+function deadline(x: Exchange): void {
+  x.timedOut = true;
+  x.fail(new EngineCallError('timeout', `no answer within ${x.timeoutMs} ms`));
+}
+
+/**
+ * One request's exchange with the engine: the answer parser's sink (its methods on the
+ * prototype, not closures made per call), the deadline, and the answer being read whole or
+ * streamed.
+ */
+class Exchange implements AnswerSink {
+  answer: Readable | undefined;
+  /** The answer being read whole (`whole`): its head, pieces and size so far. */
+  collected: AnswerHead | undefined;
+  chunks: Buffer[] | undefined;
+  size = 0;
+  finished = false;
+  timedOut = false;
+  /** A streamed body that is not sent in full leaves the connection unusable for the next call. */
+  sent: boolean;
+  detach: (() => void) | undefined;
+  readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly pool: EnginePool,
+    readonly conn: EngineConnection,
+    readonly whole: WantsWhole | undefined,
+    readonly timeoutMs: number,
+    isWhole: boolean,
+    readonly done: AnswerCallback,
+  ) {
+    this.sent = isWhole;
+    this.timer = setTimeout(deadline, timeoutMs, this);
+  }
+
+  fail(err: EngineCallError): void {
+    clearTimeout(this.timer);
+    this.detach?.();
+    if (this.finished) return;
+    this.finished = true;
+    this.conn.destroy();
+    if (this.answer) this.answer.destroy(err);
+    else this.done(this.collected ? new EngineCallError(err.kind, err.message, true) : err);
+  }
+
+  head(h: AnswerHead): void {
+    if (this.whole && declaredSmall(h) !== undefined && this.whole(h)) {
+      this.collected = h;
+      this.chunks = [];
+      return;
+    }
+    const conn = this.conn;
+    this.answer = new Readable({
+      read: () => conn.resume(),
+      destroy: (err, cb) => {
+        // The reader gave up before the end: the rest of the answer is never read.
+        if (!this.finished) {
+          this.finished = true;
+          clearTimeout(this.timer);
+          this.detach?.();
+          conn.destroy();
+        }
+        cb(err);
+      },
+    });
+    this.done(undefined, { status: h.status, headers: h.headers, body: this.answer, done: () => clearTimeout(this.timer), timedOut: () => this.timedOut });
+  }
+
+  data(chunk: Buffer): void {
+    if (this.chunks) {
+      // The parser hands on no more than the declared length, which declaredSmall bounded.
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+    } else if (this.answer && !this.answer.push(chunk)) this.conn.pause();
+  }
+
+  end(reusable: boolean): void {
+    // The deadline covers the body too; it ends with the answer.
+    clearTimeout(this.timer);
+    if (this.finished) return;
+    this.finished = true;
+    const h = this.collected;
+    const chunks = this.chunks;
+    if (h && chunks) {
+      // The connection goes back first: the caller may send its next request from the callback.
+      this.pool.give(this.conn, reusable && this.sent);
+      this.done(undefined, { status: h.status, headers: h.headers, whole: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size) });
+      return;
+    }
+    this.answer?.push(null);
+    this.pool.give(this.conn, reusable && this.sent);
+  }
+
+  error(message: string): void {
+    this.fail(new EngineCallError('unreachable', message));
+  }
+}
+
 /** A client of one engine base URL. */
 export class EngineClient {
   readonly #base: URL;
@@ -143,98 +245,47 @@ export class EngineClient {
 
   /**
    * Sends a request; resolves once the answer's status and headers are in, or, when `whole`
-   * says so for a small answer of declared length, once all of it is in (a WholeAnswer: the
-   * common cloud function answer is passed back without a stream, function-fast-path.ts).
+   * says so for a small answer of declared length, once all of it is in (a WholeAnswer).
    */
   open(req: EngineRequest): Promise<StreamedAnswer>;
   open(req: EngineRequest, whole: WantsWhole): Promise<StreamedAnswer | WholeAnswer>;
   open(req: EngineRequest, whole?: WantsWhole): Promise<StreamedAnswer | WholeAnswer> {
-    return new Promise((resolve, reject) => {
-      const body = req.body;
-      const isWhole = body === undefined || Buffer.isBuffer(body);
+    return new Promise((resolve, reject) => this.exchange(req, whole, (err, answer) => (err ? reject(err) : resolve(answer as StreamedAnswer | WholeAnswer))));
+  }
+
+  /**
+   * `open` with a callback instead of a promise, for the cloud function fast path
+   * (function-fast-path.ts): called once, with the error or the answer; synchronously when the
+   * request cannot be written (an invalid header) or the connection was already lost. No promise,
+   * and one object per call for the exchange's state instead of a closure per callback, because
+   * this runs once per forwarded call (docs/benchmarks.md, "Cloud code").
+   */
+  exchange(req: EngineRequest, whole: WantsWhole | undefined, done: AnswerCallback): void {
+    const body = req.body;
+    const isWhole = body === undefined || Buffer.isBuffer(body);
+    let framing: string;
+    if (isWhole) framing = body ? `content-length: ${body.length}\r\n` : req.method === 'POST' ? 'content-length: 0\r\n' : '';
+    else {
       const declared = req.headers['content-length'];
-      let framing: string;
-      if (isWhole) framing = body ? `content-length: ${body.length}\r\n` : req.method === 'POST' ? 'content-length: 0\r\n' : '';
-      else framing = declared !== undefined && /^\d+$/.test(declared) ? `content-length: ${declared}\r\n` : 'transfer-encoding: chunked\r\n';
-      const chunked = framing.startsWith('transfer-encoding');
-      let head: string;
-      let heads: { chunked: Buffer; empty: Buffer } | undefined;
-      try {
-        const headFor = (f: string) => requestHead(req.method, this.#basePath + req.path, this.#base.host, req.headers, f);
-        head = headFor(framing);
-        if (chunked) heads = { chunked: Buffer.from(head, 'latin1'), empty: Buffer.from(headFor('content-length: 0\r\n'), 'latin1') };
-      } catch (err) {
-        return reject(err);
-      }
-      const conn = this.#pool.take();
-      let answer: Readable | undefined;
-      // The answer being read whole (whole), its pieces and its size so far.
-      let collected: { head: AnswerHead; chunks: Buffer[]; size: number } | undefined;
-      let finished = false;
-      let timedOut = false;
-      // A streamed body that is not sent in full leaves the connection unusable for the next call.
-      let sent = isWhole;
-      let detach: (() => void) | undefined;
-      const fail = (err: EngineCallError) => {
-        clearTimeout(timer);
-        detach?.();
-        if (finished) return;
-        finished = true;
-        conn.destroy();
-        if (answer) answer.destroy(err);
-        else reject(collected ? new EngineCallError(err.kind, err.message, true) : err);
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        fail(new EngineCallError('timeout', `no answer within ${req.timeoutMs} ms`));
-      }, req.timeoutMs);
-      // Head and whole body in one latin1 string (bytes for bytes): one write, and no Buffers to
-      // make and join for it.
-      conn.send(chunked ? undefined : isWhole && body ? head + body.toString('latin1') : head, {
-        head: (h) => {
-          if (whole && declaredSmall(h) !== undefined && whole(h)) {
-            collected = { head: h, chunks: [], size: 0 };
-            return;
-          }
-          answer = new Readable({
-            read: () => conn.resume(),
-            destroy: (err, cb) => {
-              // The reader gave up before the end: the rest of the answer is never read.
-              if (!finished) {
-                finished = true;
-                clearTimeout(timer);
-                detach?.();
-                conn.destroy();
-              }
-              cb(err);
-            },
-          });
-          resolve({ status: h.status, headers: h.headers, body: answer, done: () => clearTimeout(timer), timedOut: () => timedOut });
-        },
-        data: (chunk) => {
-          if (collected) {
-            // The parser hands on no more than the declared length, which declaredSmall bounded.
-            collected.chunks.push(chunk);
-            collected.size += chunk.length;
-          } else if (answer && !answer.push(chunk)) conn.pause();
-        },
-        end: (reusable) => {
-          // The deadline covers the body too; it ends with the answer.
-          clearTimeout(timer);
-          if (finished) return;
-          finished = true;
-          if (collected) {
-            const { head: h, chunks, size } = collected;
-            resolve({ status: h.status, headers: h.headers, whole: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
-          } else answer?.push(null);
-          this.#pool.give(conn, reusable && sent);
-        },
-        error: (message) => fail(new EngineCallError('unreachable', message)),
-      });
-      if (!isWhole && !finished) {
-        detach = streamBody(body, conn, heads, (err) => fail(err instanceof EngineCallError ? err : new EngineCallError('unreachable', err.message)), () => (sent = true));
-      }
-    });
+      framing = declared !== undefined && /^\d+$/.test(declared) ? `content-length: ${declared}\r\n` : 'transfer-encoding: chunked\r\n';
+    }
+    const chunked = !isWhole && framing.startsWith('transfer-encoding');
+    let head: string;
+    let heads: { chunked: Buffer; empty: Buffer } | undefined;
+    try {
+      const path = this.#basePath + req.path;
+      head = requestHead(req.method, path, this.#base.host, req.headers, framing);
+      if (chunked) heads = { chunked: Buffer.from(head, 'latin1'), empty: Buffer.from(requestHead(req.method, path, this.#base.host, req.headers, 'content-length: 0\r\n'), 'latin1') };
+    } catch (err) {
+      return done(err instanceof EngineCallError ? err : new EngineCallError('unreachable', String(err)));
+    }
+    const x = new Exchange(this.#pool, this.#pool.take(), whole, req.timeoutMs, isWhole, done);
+    // Head and whole body in one latin1 string (bytes for bytes): one write, and no Buffers to
+    // make and join for it.
+    x.conn.send(chunked ? undefined : isWhole && body ? head + body.toString('latin1') : head, x);
+    if (!isWhole && !x.finished) {
+      x.detach = streamBody(body, x.conn, heads, (err) => x.fail(err instanceof EngineCallError ? err : new EngineCallError('unreachable', err.message)), () => (x.sent = true));
+    }
   }
 
   /**

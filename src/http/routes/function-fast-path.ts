@@ -12,17 +12,17 @@
  * does not write itself (large, streamed, 204/304), with the call's result attached so that
  * the call is never made twice.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { AppContext } from '../../app-context.ts';
 import type { AnswerHead } from '../../cloud/answer-parser.ts';
-import type { StreamedAnswer, WholeAnswer } from '../../cloud/engine-client.ts';
+import type { StreamedAnswer } from '../../cloud/engine-client.ts';
 import { countAnswer } from '../../metrics/core-metrics.ts';
 import { callerFromHeaders } from '../credentials.ts';
 import type { HttpPolicy } from '../http-policy.ts';
 import type { PreRoute } from '../pre-routing.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { addAddressHeaders, admitCall, engineCallFailure, enginePath, forwarded, openEngineCall, passedBack, WHOLE_BYTES } from './function-forwarding.ts';
+import { addAddressHeaders, admitCall, engineCallFailure, enginePath, forwarded, passedBack, sendEngineCall, WHOLE_BYTES } from './function-forwarding.ts';
 
 /** One path segment of plain characters: anything unusual is the route's to judge. */
 const PATH = /^\/1(?:\.1)?\/(functions|call)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
@@ -62,6 +62,41 @@ function answeredHere(head: AnswerHead): boolean {
   return Number(head.headers['content-length']) < COMPRESS_THRESHOLD && plainStatus(head.status);
 }
 
+/** Hands a request the fast path took to the route, with what it learnt (Prefetched). */
+function handOff(prefetched: PrefetchedCalls, req: IncomingMessage, toFastify: () => void, p: Prefetched): void {
+  prefetched.set(req, p);
+  toFastify();
+}
+
+/**
+ * A text/plain body (old browsers' credentials-in-body), case-insensitively, as /^text\/plain/i
+ * read it: compared in place rather than by a regex run on every call's Content-Type.
+ */
+export function isTextPlain(type: string | undefined): boolean {
+  if (type === undefined || type.length < 10) return false;
+  const c = type.charCodeAt(0);
+  if (c !== 116 && c !== 84) return false; // Not t or T: the common application/json ends here.
+  return type.slice(0, 10).toLowerCase() === 'text/plain';
+}
+
+/**
+ * The headers of an answer this path writes, as the route sends them: the engine's content
+ * type (or application/octet-stream), cache control and cookies (passedBack), CORS `*` and the
+ * length, in one object made once.
+ */
+function answerHeaders(engine: IncomingHttpHeaders, length: number): OutgoingHttpHeaders {
+  const type = engine['content-type'];
+  const cache = engine['cache-control'];
+  const cookies = engine['set-cookie'];
+  // The common answer: a content type and nothing else passed back.
+  if (cache === undefined && cookies === undefined) return { 'content-type': type ?? 'application/octet-stream', 'access-control-allow-origin': '*', 'content-length': length };
+  const out: OutgoingHttpHeaders = passedBack(engine);
+  out['access-control-allow-origin'] = '*';
+  out['content-type'] ??= 'application/octet-stream';
+  out['content-length'] = length;
+  return out;
+}
+
 /**
  * The pre-routing handler, or undefined when there is no engine or the server's settings need
  * Fastify on every call: a CORS origin list (per-origin headers), trusted proxies (the client
@@ -82,8 +117,7 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
     const limit = Math.min(app.cloud.options.bodyLimitBytes ?? settings.bodyLimitBytes, WHOLE_BYTES);
     // Chunked, compressed, oversized and text/plain (old browsers' credentials-in-body) bodies: the route's.
     if (declared === undefined || h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined || Number(declared) > limit) return false;
-    const type = h['content-type'];
-    if (type !== undefined && /^text\/plain/i.test(type)) return false;
+    if (isTextPlain(h['content-type'])) return false;
     const started = performance.now();
     const family = m[1];
     const chunks: Buffer[] = [];
@@ -94,45 +128,31 @@ export function functionFastPath(app: AppContext, settings: FastPathSettings, pr
     });
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      // No Content-Length among them: the engine client frames a buffer body by its length.
       const headers = forwarded(h);
-      headers['content-length'] = String(body.length);
       const peer = req.socket.remoteAddress ?? '';
       addAddressHeaders(headers, h, peer, peer);
-      const handOff = (p: Prefetched) => {
-        prefetched.set(req, p);
-        toFastify();
-      };
       const caller = callerFromHeaders(h);
       let wait: number;
       try {
         // Fastify's req.ip is the socket's address when no proxy is trusted (the route's key).
         wait = admitCall(app, settings.limiter, caller, req.socket.remoteAddress);
       } catch (error) {
-        return handOff({ error });
+        return handOff(prefetched, req, toFastify, { error });
       }
-      if (wait > 0) return handOff({ error: new ApiError('tooManyRequests'), retryAfter: wait });
-      let call: Promise<StreamedAnswer | WholeAnswer>;
-      try {
-        call = openEngineCall(app, caller, enginePath(url), headers, body, answeredHere);
-      } catch (error) {
-        return handOff({ error: engineCallFailure(app, caller, error) });
-      }
-      call.then(
-        (answer) => {
-          if (!('whole' in answer)) return handOff({ answer });
-          const whole = answer.whole;
-          const out = passedBack(answer.headers);
-          out['access-control-allow-origin'] = '*';
-          out['content-type'] ??= 'application/octet-stream';
-          out['content-length'] = String(whole.length);
-          res.writeHead(answer.status, out);
-          // As a latin1 string (bytes for bytes), Node sends the head and body in one write
-          // instead of corking a writev of the two.
-          res.end(whole.toString('latin1'), 'latin1');
-          countAnswer(family, 'POST', answer.status, (performance.now() - started) / 1000);
-        },
-        (error: unknown) => handOff({ error: engineCallFailure(app, caller, error) }),
-      );
+      if (wait > 0) return handOff(prefetched, req, toFastify, { error: new ApiError('tooManyRequests'), retryAfter: wait });
+      // A callback, not a promise: one closure per call instead of a promise, its two reactions
+      // and a microtask turn (docs/benchmarks.md, "Cloud code").
+      sendEngineCall(app, caller, enginePath(url), headers, body, answeredHere, (error, answer) => {
+        if (error !== undefined || answer === undefined) return handOff(prefetched, req, toFastify, { error: engineCallFailure(app, caller, error) });
+        if (!('whole' in answer)) return handOff(prefetched, req, toFastify, { answer });
+        const whole = answer.whole;
+        res.writeHead(answer.status, answerHeaders(answer.headers, whole.length));
+        // As a latin1 string (bytes for bytes), Node sends the head and body in one write
+        // instead of corking a writev of the two.
+        res.end(whole.toString('latin1'), 'latin1');
+        countAnswer(family, 'POST', answer.status, (performance.now() - started) / 1000);
+      });
     });
     return true;
   };
