@@ -88,3 +88,41 @@ test('bytes after the answer make the connection unusable', () => {
   assert.equal(s.body, 'ok');
   assert.equal(s.end, false);
 });
+
+test('status lines read as /^HTTP\\/1\\.([01]) (\\d{3})(?: |$)/ reads them, without a regex', () => {
+  const ok: [string, number, boolean][] = [
+    ['HTTP/1.1 200 OK', 200, true],
+    ['HTTP/1.1 404', 404, true],
+    ['HTTP/1.1 503 ', 503, true],
+    ['HTTP/1.0 201 Created', 201, false],
+    ['HTTP/1.1 999 Whatever it says', 999, true],
+  ];
+  for (const [line, status, reused] of ok) {
+    const s = parse(`${line}\r\nContent-Length: 0\r\n\r\n`, 3);
+    assert.equal(s.head?.status, status, line);
+    assert.equal(s.end, reused, line);
+  }
+  for (const line of ['HTTP/1.2 200 OK', 'HTTP/1.1 20 OK', 'HTTP/1.1 2000 OK', 'HTTP/1.1 20x OK', 'HTTP/1.1  200 OK', 'HTTP/1.1 200OK', 'http/1.1 200 OK', 'HTTP/1.1', 'HTTP/1.1 ', 'XTTP/1.1 200 OK', 'HTTP/1.1\t200 OK']) {
+    const s = parse(`${line}\r\nContent-Length: 0\r\n\r\n`, 4);
+    assert.ok(s.error, line);
+    assert.equal(s.head, undefined, line);
+  }
+});
+
+test('header names match in any case and spelling, known or not', () => {
+  const wire = 'HTTP/1.1 200 OK\r\nCONTENT-LENGTH: 2\r\ncontent-type: a/b\r\nCache-control: no-store\r\nX-Powered-By: Express\r\nx-Other-Thing: 1\r\nSET-COOKIE: a=1\r\nSet-Cookie: b=2\r\nConnection: Close\r\n\r\nok';
+  for (const step of sizes) {
+    const s = parse(wire, step);
+    assert.deepEqual(s.head?.headers, {
+      'content-length': '2',
+      'content-type': 'a/b',
+      'cache-control': 'no-store',
+      'x-powered-by': 'Express',
+      'x-other-thing': '1',
+      'set-cookie': ['a=1', 'b=2'],
+      connection: 'Close',
+    });
+    assert.equal(s.body, 'ok');
+    assert.equal(s.end, false, 'Connection: Close is not reused');
+  }
+});

@@ -28,18 +28,18 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'close' | 'done';
 
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
-
 /**
- * Header names engine answers carry (Express and LeanEngine's), by length. A name among them is
- * matched in place and stored under this constant: slicing and lower-casing each name and then
- * finding it in V8's string table, to use it as a key, was a tenth of Larder's own work per
- * forwarded call (docs/benchmarks.md, "Cloud code").
+ * Header names engine answers carry (Express and LeanEngine's), by length, each lower-cased and
+ * as Node's server spells it. A name among them is matched in place, in either spelling, and
+ * stored under the lower-cased constant: slicing and lower-casing each name and then finding it
+ * in V8's string table, to use it as a key, was a tenth of Larder's own work per forwarded call,
+ * and lower-casing the whole head to match names against was a third of what was left of this
+ * parser's time (docs/benchmarks.md, "Cloud code").
  */
-const COMMON_NAMES: readonly (readonly string[] | undefined)[] = (() => {
-  const byLength: string[][] = [];
-  const names = ['content-type', 'content-length', 'connection', 'keep-alive', 'date', 'etag', 'x-powered-by', 'access-control-allow-origin', 'set-cookie', 'cache-control', 'transfer-encoding', 'vary'];
-  for (const n of names) (byLength[n.length] ??= []).push(n);
+const COMMON_NAMES: readonly (readonly (readonly [lower: string, spelled: string])[] | undefined)[] = (() => {
+  const byLength: [string, string][][] = [];
+  const names = ['Content-Type', 'Content-Length', 'Connection', 'Keep-Alive', 'Date', 'ETag', 'X-Powered-By', 'Access-Control-Allow-Origin', 'Set-Cookie', 'Cache-Control', 'Transfer-Encoding', 'Vary'];
+  for (const n of names) (byLength[n.length] ??= []).push([n.toLowerCase(), n]);
   return byLength;
 })();
 
@@ -49,14 +49,38 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * The lower-cased, trimmed name of the header field at `pos`..`colon` of `text`; `lower` is all
- * of `text` lower-cased (latin1 letters lower-case one for one, so its slices are the same).
+ * The lower-cased, trimmed name of the header field at `pos`..`colon` of `text` (latin1: letters
+ * lower-case one for one, so matching a known spelling exactly is matching it case-insensitively).
  */
-function headerName(text: string, lower: string, pos: number, colon: number): string {
+function headerName(text: string, pos: number, colon: number): string {
   if (isSpace(text.charCodeAt(pos)) || isSpace(text.charCodeAt(colon - 1))) return text.slice(pos, colon).trim().toLowerCase();
   const common = COMMON_NAMES[colon - pos];
-  if (common) for (const n of common) if (lower.startsWith(n, pos)) return n;
-  return lower.slice(pos, colon);
+  if (common) for (const [lower, spelled] of common) if (text.startsWith(spelled, pos) || text.startsWith(lower, pos)) return lower;
+  return text.slice(pos, colon).toLowerCase();
+}
+
+/** Character codes of the status line's fixed parts. */
+const C_SPACE = 32;
+const C_0 = 48;
+const C_9 = 57;
+
+/**
+ * The HTTP minor version and status of a status line (`text` up to `eol`), as
+ * /^HTTP\/1\.([01]) (\d{3})(?: |$)/ reads it, without a regex match per answer; undefined when
+ * it is not one.
+ */
+function statusLine(text: string, eol: number): { minor: number; status: number } | undefined {
+  if (eol < 12 || !text.startsWith('HTTP/1.', 0)) return undefined;
+  const minor = text.charCodeAt(7) - C_0;
+  if ((minor !== 0 && minor !== 1) || text.charCodeAt(8) !== C_SPACE) return undefined;
+  let status = 0;
+  for (let i = 9; i < 12; i++) {
+    const c = text.charCodeAt(i);
+    if (c < C_0 || c > C_9) return undefined;
+    status = status * 10 + c - C_0;
+  }
+  if (eol > 12 && text.charCodeAt(12) !== C_SPACE) return undefined;
+  return { minor, status };
 }
 
 /**
@@ -65,18 +89,17 @@ function headerName(text: string, lower: string, pos: number, colon: number): st
  */
 function parseHead(text: string): { status: number; headers: IncomingHttpHeaders; keepAlive: boolean } | undefined {
   const end = text.length;
-  const lower = text.toLowerCase();
   let eol = text.indexOf('\r\n');
   if (eol < 0) eol = end;
-  const m = STATUS_LINE.exec(eol === end ? text : text.slice(0, eol));
-  if (!m) return undefined;
+  const line = statusLine(text, eol);
+  if (!line) return undefined;
   const headers: IncomingHttpHeaders = {};
   for (let pos = eol + 2; pos <= end; pos = eol + 2) {
     eol = text.indexOf('\r\n', pos);
     if (eol < 0) eol = end;
     const colon = text.indexOf(':', pos);
     if (colon <= pos || colon > eol) return undefined;
-    const name = headerName(text, lower, pos, colon);
+    const name = headerName(text, pos, colon);
     const value = text.slice(colon + 1, eol).trim();
     if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
     else if (headers[name] === undefined) headers[name] = value;
@@ -85,8 +108,8 @@ function parseHead(text: string): { status: number; headers: IncomingHttpHeaders
     } else if (name !== 'content-type') headers[name] = `${String(headers[name])}, ${value}`;
   }
   const connection = String(headers.connection ?? '').toLowerCase();
-  const keepAlive = m[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
-  return { status: Number(m[2]), headers, keepAlive };
+  const keepAlive = line.minor === 1 ? !connection.includes('close') : connection.includes('keep-alive');
+  return { status: line.status, headers, keepAlive };
 }
 
 /** Parses the answers to the requests sent on one connection, one at a time. */
