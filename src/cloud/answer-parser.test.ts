@@ -126,3 +126,11 @@ test('header names match in any case and spelling, known or not', () => {
     assert.equal(s.end, false, 'Connection: Close is not reused');
   }
 });
+
+test('header values are trimmed as String.prototype.trim trims them (latin1 spaces), inside spaces kept', () => {
+  const values = [' \t\u00a0v a\u00a0\t ', 'plain', '', '   ', '\u000bx\u000c', ' a\u0085 ', 'a  b'];
+  const wire = `HTTP/1.1 200 OK\r\n${values.map((v, i) => `X-${i}:${v}`).join('\r\n')}\r\nContent-Length: 0\r\n\r\n`;
+  const s = parse(wire, 1000);
+  values.forEach((v, i) => assert.equal(s.head?.headers[`x-${i}`], v.trim(), JSON.stringify(v)));
+  assert.equal(s.end, true);
+});

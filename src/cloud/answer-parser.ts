@@ -25,6 +25,7 @@ export interface AnswerSink {
 /** Longest status line and header block accepted (Node's own limit is 16 KiB). */
 const MAX_HEAD = 64 * 1024;
 const CRLF2 = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'close' | 'done';
 
@@ -100,7 +101,12 @@ function parseHead(text: string): { status: number; headers: IncomingHttpHeaders
     const colon = text.indexOf(':', pos);
     if (colon <= pos || colon > eol) return undefined;
     const name = headerName(text, pos, colon);
-    const value = text.slice(colon + 1, eol).trim();
+    // Trimmed by bounds, one slice per value (trim on a slice would make two strings).
+    let from = colon + 1;
+    let to = eol;
+    while (from < to && isSpace(text.charCodeAt(from))) from++;
+    while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+    const value = text.slice(from, to);
     if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
     else if (headers[name] === undefined) headers[name] = value;
     else if (name === 'content-length') {
@@ -171,9 +177,11 @@ export class AnswerParser {
         }
         case 'length': {
           const take = Math.min(this.#left, buf.length);
-          sink.data(take === buf.length ? buf : buf.subarray(0, take));
+          const all = take === buf.length;
+          sink.data(all ? buf : buf.subarray(0, take));
           this.#left -= take;
-          buf = buf.subarray(take);
+          // The common answer ends with its piece: no empty view made for the rest.
+          buf = all ? EMPTY : buf.subarray(take);
           if (this.#left === 0) this.#finish(buf.length === 0);
           break;
         }
