@@ -11,17 +11,17 @@
  * prefetched rows only for the ids this statement looked for (`considered`); any other pointer
  * (an array item, another class) is read by its own statement as before.
  */
-import { fieldView, selectByIdsOf, selectJoinedByIdsOf, type Access } from '../plan/index.ts';
+import { fieldView, selectByIds, selectByIdsOf, selectJoinedByIdsOf, type Access } from '../plan/index.ts';
 import { hiddenFieldsFor } from '../schema/hidden-fields.ts';
 import type { ClassRegistry } from '../schema/class-registry.ts';
 import type { ClassSchema } from '../model/class-schema.ts';
-import { isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
+import { ident, isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from '../storage/database.ts';
 import { heavy } from '../storage/heavy-lane.ts';
-import { preparedShape } from '../storage/prepared-statements.ts';
+import { prepared, preparedShape } from '../storage/prepared-statements.ts';
 import type { DocumentRow } from './encode.ts';
 import type { ObjectRow } from './object-row.ts';
-import type { TextRow } from './raw-json.ts';
+import { headKey, includedCache, type VersionedRow } from './included-cache.ts';
 import { boundedColumns, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
 
 /** Most include heads read with the page; further ones get their own statements. */
@@ -75,6 +75,24 @@ function strippedFields(access: Access, className: string): string[] {
   return view.selfId === undefined ? [...hidden, ...view.invisible] : [...hidden];
 }
 
+/**
+ * How the statement reads a head's objects: `text`, each one's version and document
+ * (`<xmin>:<ctid> <document>`), or `version`, its version alone, when the head's objects were all
+ * known to the cache at their versions last time (included-cache.ts).
+ */
+export type HeadRead = 'text' | 'version';
+
+/** A row's version: its tuple's transaction and place (included-cache.ts says why that suffices). */
+function versionOf(className: string): Sql {
+  return sql`${ident(className)}.xmin::text || ':' || ${ident(className)}.ctid::text`;
+}
+
+/** The version and document of a head's object, as `<version> <document>` (one text column). */
+function versionedText(h: HeadWithPage): Sql {
+  // `jsonb - text[]` keeps the other keys in their order: the document as include shows it.
+  return sql`${versionOf(h.className)} || ' ' || (data - ${[...h.strip]}::text[])::text`;
+}
+
 /** A row of the statement: part 0 is the page (in its order), part i the objects of head i. */
 type PartRow = PageRow & { part: number; data_text: string | null };
 
@@ -83,7 +101,7 @@ type PartRow = PageRow & { part: number; data_text: string | null };
  * pointed-to rows of each head. UNION ALL runs its branches in order and the page's CTE scan
  * keeps the CTE's order, so the page's rows come first and in the query's order.
  */
-export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES, engine: Database['engine'] = 'postgres'): Sql {
+export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES, engine: Database['engine'] = 'postgres', reads: readonly HeadRead[] = []): Sql {
   // PostgreSQL: the page's distinct ids joined to the class (hashed, or the primary key per id)
   // cost it less than comparing every row of a small class with each id; on the embedded engine
   // the join's hash tables cost more than they save (docs/benchmarks.md, issue 16, "Include's
@@ -94,8 +112,11 @@ export function pageWithIncludesStatement(access: Access, q: PageQuery, heads: r
   const branches = heads.map((h, i) => {
     const col = pointerColumn(i);
     const ids = sql`SELECT p.${col}->>'objectId' FROM page p WHERE p.${col}->>'__type' = 'Pointer' AND p.${col}->>'className' = ${h.className}::text`;
-    // `jsonb - text[]` keeps the other keys in their order: the document as include shows it.
-    const columns = sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, (data - ${[...h.strip]}::text[])::text`;
+    // Versions only: no document to produce, send or read (the cache has them all).
+    const columns =
+      reads[i] === 'version'
+        ? sql`${i + 1}::int, "objectId", NULL, NULL${nullAcl}, ${versionOf(h.className)}`
+        : sql`${i + 1}::int, "objectId", "createdAt", "updatedAt"${nullAcl}, ${versionedText(h)}`;
     return sql`
     UNION ALL
     ${selectOf(access, h.className, columns, ids)}`;
@@ -113,28 +134,60 @@ function pointerColumn(i: number): Sql {
 export interface PageWithIncludes<R extends PageRow> {
   rows: R[];
   /** The objects of each head, by head field, their documents as text without the stripped fields. */
-  heads: ReadonlyMap<string, { className: string; rows: TextRow[] }>;
+  heads: ReadonlyMap<string, { className: string; rows: VersionedRow[] }>;
   /** Whether the page was read again by the running-sum statement (nothing was read with it). */
   reread: boolean;
+}
+
+/** `<version> <document>` split. */
+function versioned(r: PartRow, text: string): VersionedRow {
+  const at = text.indexOf(' ');
+  return { objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, version: text.slice(0, at), data_text: text.slice(at + 1) };
 }
 
 /**
  * Reads a page and its heads' objects in one statement. When a document of the page was over its
  * share of the bound, the page is read again by the running-sum statement (page-budget.ts) and
  * nothing is prefetched.
+ *
+ * A head whose objects were all in the cache last time reads their versions only, and takes
+ * their documents from the cache (included-cache.ts); those it misses (changed since, or never
+ * seen) are read by one more statement, under the same read ACL, and the head reads documents
+ * again next time. An object changed or hidden between the two statements is shown as the second
+ * one finds it, as when include read its objects on their own.
  */
 export async function readPageWithIncludes(db: Database, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
-  const statement = pageWithIncludesStatement(access, q, heads, maxBytes, db.engine);
+  const cache = includedCache(db);
+  const keys = heads.map((h) => headKey(db, h.className, h.strip));
+  const reads: HeadRead[] = keys.map((k) => (cache.isWarm(k) ? 'version' : 'text'));
+  const statement = pageWithIncludesStatement(access, q, heads, maxBytes, db.engine, reads);
   const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
   const rows: PageRow[] = [];
-  const found = heads.map(() => [] as TextRow[]);
+  const found = heads.map(() => [] as VersionedRow[]);
+  const missing = heads.map(() => [] as string[]);
+  const known = heads.map(() => true);
   let cut = false;
   for (const r of all) {
     if (r.part === 0) {
       if (r.data_text === null) cut = true;
       rows.push(r);
-    } else if (r.data_text !== null) {
-      found[r.part - 1].push({ objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data_text: r.data_text });
+      continue;
+    }
+    const i = r.part - 1;
+    if (r.data_text === null) continue;
+    if (reads[i] === 'version') {
+      const kept = cache.get(keys[i], r.objectId, r.data_text);
+      if (kept) found[i].push(kept);
+      else missing[i].push(r.objectId);
+      continue;
+    }
+    const row = versioned(r, r.data_text);
+    const kept = cache.get(keys[i], row.objectId, row.version);
+    if (kept) found[i].push(kept);
+    else {
+      known[i] = false;
+      cache.put(keys[i], row);
+      found[i].push(row);
     }
   }
   if (cut) {
@@ -142,7 +195,24 @@ export async function readPageWithIncludes(db: Database, access: Access, q: Page
     rows.length = 0;
     return { rows: await readBoundedPage<PageRow>(db, q, maxBytes), heads: new Map(), reread: true };
   }
+  for (let i = 0; i < heads.length; i++) {
+    if (missing[i].length) {
+      known[i] = false;
+      for (const r of await readVersioned(db, access, heads[i], missing[i])) {
+        cache.put(keys[i], r);
+        found[i].push(r);
+      }
+    }
+    cache.setWarm(keys[i], known[i]);
+  }
   return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])), reread: false };
+}
+
+/** A head's objects by id with their versions and documents (those the cache missed). */
+async function readVersioned(db: Database, access: Access, h: HeadWithPage, ids: readonly string[]): Promise<VersionedRow[]> {
+  const columns = sql`"objectId", "createdAt", "updatedAt", ${versionedText(h)} AS data_text`;
+  const read = await db.query<PartRow>(prepared(selectByIds(access, h.className, columns, ids)));
+  return read.map((r) => versioned(r, r.data_text as string));
 }
 
 /**
@@ -166,6 +236,6 @@ export function prefetchedHeads(page: readonly ObjectRow[], read: PageWithInclud
 }
 
 /** A prefetched object as include reads it: its document parsed (as the driver parses jsonb). */
-function documentRow(r: TextRow): DocumentRow {
+function documentRow(r: VersionedRow): DocumentRow {
   return { objectId: r.objectId, createdAt: r.createdAt, updatedAt: r.updatedAt, data: JSON.parse(r.data_text) as Record<string, unknown> };
 }

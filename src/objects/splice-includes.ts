@@ -16,6 +16,7 @@
  */
 import type { PageRow } from './page-budget.ts';
 import type { HeadWithPage } from './page-includes.ts';
+import type { VersionedRow } from './included-cache.ts';
 import { mayHoldFile, rowJson, type TextRow } from './raw-json.ts';
 
 /**
@@ -38,7 +39,7 @@ interface Edit {
  * needs the parsing path. `objects` holds, by head field, the objects read with the page (their
  * documents already without the fields this reader never sees).
  */
-export function spliceIncludes(rows: readonly PageRow[], heads: readonly HeadWithPage[], objects: ReadonlyMap<string, { rows: readonly TextRow[] }>): string[] | undefined {
+export function spliceIncludes(rows: readonly PageRow[], heads: readonly HeadWithPage[], objects: ReadonlyMap<string, { rows: readonly IncludedRow[] }>): string[] | undefined {
   const wire = heads.map((h) => includedTexts(h.className, objects.get(h.field)?.rows ?? []));
   if (wire.some((w) => w === undefined)) return undefined;
   const out: string[] = [];
@@ -97,17 +98,22 @@ function applied(doc: string, edits: Edit[]): string {
   return out + doc.slice(from);
 }
 
+/** An included object's text; `wire` keeps its wire text once made (a cached row's, included-cache.ts). */
+export type IncludedRow = TextRow & Pick<VersionedRow, 'wire'>;
+
 /**
  * The wire text of each included object by objectId, as include places it (encode.ts
  * encodeIncluded): `__type` and `className` first, then the document's shown fields in their
- * order, then objectId, createdAt and updatedAt. Undefined when one may hold a File.
+ * order, then objectId, createdAt and updatedAt. Undefined when one may hold a File. Each row's
+ * text is made once and kept on it: a cached object is spliced into many answers.
  */
-function includedTexts(className: string, rows: readonly TextRow[]): Map<string, string> | undefined {
-  const head = `{"__type":"Pointer","className":${JSON.stringify(className)},`;
+function includedTexts(className: string, rows: readonly IncludedRow[]): Map<string, string> | undefined {
   const out = new Map<string, string>();
   for (const r of rows) {
-    if (mayHoldFile(r)) return undefined;
-    out.set(r.objectId, head + rowJson(r).slice(1));
+    // A row's class never changes: it is cached under its head's class (included-cache.ts headKey).
+    if (r.wire === undefined) r.wire = mayHoldFile(r) ? null : `{"__type":"Pointer","className":${JSON.stringify(className)},${rowJson(r).slice(1)}`;
+    if (r.wire === null) return undefined;
+    out.set(r.objectId, r.wire);
   }
   return out;
 }

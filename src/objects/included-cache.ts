@@ -1,0 +1,103 @@
+/**
+ * The included objects' documents as text, kept per process by row version (issue 16): the peer
+ * bench's `include=owner` names ~19 of 100 users per page, and producing, sending and reading
+ * their text on every request cost PostgreSQL and the server about a tenth of the request
+ * (docs/benchmarks.md, "Include's objects by a join"). Once every object a head's statement
+ * returned was known at the version it returned, the next statement for that head reads only each
+ * object's id and version; the documents come from here (page-includes.ts).
+ *
+ * What is kept is only an object's document as text, without the fields the reader's kind never
+ * sees (`strip`, part of the key): whether the reader may read the object is decided by the
+ * statement on every request, under the reader's ACL, as before. A row's version is
+ * `xmin:ctid`: every UPDATE writes a new tuple, whose xmin is its transaction and whose ctid is its
+ * place; two updates of a row in one transaction leave tuples with one xmin at different places,
+ * and a place is reused only after the tuple there is dead to every transaction (so by a later
+ * transaction, with another xmin). A version seen again therefore has the same document.
+ */
+import type { Database } from '../storage/database.ts';
+import type { TextRow } from './raw-json.ts';
+
+/** An included object's document as text, with its row version. */
+export interface VersionedRow extends TextRow {
+  readonly version: string;
+  /**
+   * Its wire text as include places it (splice-includes.ts), set on first use; null when the
+   * document may hold a File (the parsing path then answers).
+   */
+  wire?: string | null;
+}
+
+/** Most objects kept per database; the oldest written go first. */
+export const MAX_CACHED_OBJECTS = 20_000;
+/** Most characters of documents kept per database. */
+export const MAX_CACHED_CHARS = 16 * 1024 * 1024;
+/** A larger document is never kept (it would push out hundreds of others). */
+export const MAX_CACHED_DOCUMENT = 64 * 1024;
+
+export class IncludedCache {
+  /** By head key, then objectId (two levels: a lookup hashes the short id, not head and id joined). */
+  private readonly heads = new Map<string, Map<string, VersionedRow>>();
+  /** Every kept object in the order it was kept, for dropping the oldest. */
+  private readonly order = new Map<VersionedRow, Map<string, VersionedRow>>();
+  private chars = 0;
+  /** By head key: whether the last statement of the head found every object it returned here. */
+  private readonly warm = new Map<string, boolean>();
+
+  /** Whether the head's next statement may read versions only. */
+  isWarm(head: string): boolean {
+    return this.warm.get(head) === true;
+  }
+
+  setWarm(head: string, warm: boolean): void {
+    if (this.warm.get(head) === warm) return;
+    if (this.warm.size >= 1_000 && !this.warm.has(head)) this.warm.clear();
+    this.warm.set(head, warm);
+  }
+
+  /** The object at this version, when kept. */
+  get(head: string, objectId: string, version: string): VersionedRow | undefined {
+    const r = this.heads.get(head)?.get(objectId);
+    return r !== undefined && r.version === version ? r : undefined;
+  }
+
+  /** Keeps an object at its version (replacing any other version of it), within the bounds. */
+  put(head: string, row: VersionedRow): void {
+    let objects = this.heads.get(head);
+    if (!objects) this.heads.set(head, (objects = new Map()));
+    const old = objects.get(row.objectId);
+    if (old !== undefined) this.drop(old, objects);
+    if (row.data_text.length > MAX_CACHED_DOCUMENT) return;
+    objects.set(row.objectId, row);
+    this.order.set(row, objects);
+    this.chars += row.data_text.length;
+    while (this.order.size > MAX_CACHED_OBJECTS || this.chars > MAX_CACHED_CHARS) {
+      const [oldest, of] = this.order.entries().next().value as [VersionedRow, Map<string, VersionedRow>];
+      this.drop(oldest, of);
+    }
+  }
+
+  private drop(row: VersionedRow, objects: Map<string, VersionedRow>): void {
+    objects.delete(row.objectId);
+    this.order.delete(row);
+    this.chars -= row.data_text.length;
+  }
+
+  /** How many objects are kept (tests). */
+  get size(): number {
+    return this.order.size;
+  }
+}
+
+const caches = new WeakMap<Database, IncludedCache>();
+
+/** The cache of one database handle (an app's tables; each handle has its own schema). */
+export function includedCache(db: Database): IncludedCache {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new IncludedCache()));
+  return c;
+}
+
+/** The key of an include head's objects: the schema, the class and the fields left out of them. */
+export function headKey(db: Database, className: string, strip: readonly string[]): string {
+  return `${db.schema}\u0000${className}\u0000${strip.join('\u0000')}`;
+}
