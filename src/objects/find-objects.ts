@@ -8,6 +8,7 @@ import { encodeOwnedRow, type WireObject } from './encode.ts';
 import { expandFiles } from './expand-files.ts';
 import { resolveIncludes } from './include.ts';
 import { headsWithPage, prefetchedHeads, readPageWithIncludes, type HeadWithPage, type PageWithIncludes, type PrefetchedHead } from './page-includes.ts';
+import { includedCache } from './included-cache.ts';
 import { spliceIncludes } from './splice-includes.ts';
 import type { ObjectRow } from './object-row.ts';
 import { mayHoldFile, parsedRow, RawJson, rowJson } from './raw-json.ts';
@@ -103,7 +104,7 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
     // the separate include statement, which is always prepared (docs/benchmarks.md, issue 16).
     const heads = q.include.length && reuse ? await headsWithPage({ db, classes, access: plan.access }, plan.schema, q.include) : [];
     if (heads.length) {
-      out.results = await finishJoint(ctx, className, plan, q, await readPageWithIncludes(db, plan.access, page, heads));
+      out.results = await finishJoint(ctx, className, plan, q, await readPageWithIncludes(db, includedCache(ctx.app), plan.access, page, heads));
     } else {
       const rows = await readPage<PageRow>(db, page);
       out.results = await finishPage(ctx, className, plan, q, rows.map(parsedRow));
@@ -144,7 +145,7 @@ export async function findObjectsJson(ctx: RequestContext, className: string, q:
   let results: WireObject[] | undefined;
   if (heads.length) {
     // Include's objects spliced into the page's text (splice-includes.ts), else parsed as findObjects does.
-    const read = await readPageWithIncludes(ctx.app.db, plan.access, page, heads);
+    const read = await readPageWithIncludes(ctx.app.db, includedCache(ctx.app), plan.access, page, heads);
     texts = read.reread ? undefined : spliceIncludes(read.rows, heads, read.heads);
     if (!texts) results = await finishJoint(ctx, className, plan, q, read);
   } else {

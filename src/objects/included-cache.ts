@@ -14,6 +14,8 @@
  * and a place is reused only after the tuple there is dead to every transaction (so by a later
  * transaction, with another xmin). A version seen again therefore has the same document.
  */
+import type { AppContext } from '../app-context.ts';
+import { appSlot } from '../app-scope.ts';
 import type { Database } from '../storage/database.ts';
 import type { TextRow } from './raw-json.ts';
 
@@ -88,13 +90,12 @@ export class IncludedCache {
   }
 }
 
-const caches = new WeakMap<Database, IncludedCache>();
+/** The app's cache in this process (per app: its scope owns it, docs/architecture.md "Per-app state"). */
+const CACHE = appSlot<IncludedCache>('objects.includedCache');
 
-/** The cache of one database handle (an app's tables; each handle has its own schema). */
-export function includedCache(db: Database): IncludedCache {
-  let c = caches.get(db);
-  if (!c) caches.set(db, (c = new IncludedCache()));
-  return c;
+/** The app's cache of included objects, made on first use. */
+export function includedCache(app: Pick<AppContext, 'scope'>): IncludedCache {
+  return app.scope.ensure(CACHE, () => new IncludedCache());
 }
 
 /** The key of an include head's objects: the schema, the class and the fields left out of them. */

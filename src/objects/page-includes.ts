@@ -21,7 +21,7 @@ import { heavy } from '../storage/heavy-lane.ts';
 import { prepared, preparedShape } from '../storage/prepared-statements.ts';
 import type { DocumentRow } from './encode.ts';
 import type { ObjectRow } from './object-row.ts';
-import { headKey, includedCache, type VersionedRow } from './included-cache.ts';
+import { headKey, type IncludedCache, type VersionedRow } from './included-cache.ts';
 import { boundedColumns, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
 
 /** Most include heads read with the page; further ones get their own statements. */
@@ -156,8 +156,7 @@ function versioned(r: PartRow, text: string): VersionedRow {
  * again next time. An object changed or hidden between the two statements is shown as the second
  * one finds it, as when include read its objects on their own.
  */
-export async function readPageWithIncludes(db: Database, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
-  const cache = includedCache(db);
+export async function readPageWithIncludes(db: Database, cache: IncludedCache, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
   const keys = heads.map((h) => headKey(db, h.className, h.strip));
   const reads: HeadRead[] = keys.map((k) => (cache.isWarm(k) ? 'version' : 'text'));
   const statement = pageWithIncludesStatement(access, q, heads, maxBytes, db.engine, reads);
