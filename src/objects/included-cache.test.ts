@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IncludedCache, MAX_CACHED_CHARS, MAX_CACHED_DOCUMENT, MAX_CACHED_OBJECTS, type VersionedRow } from './included-cache.ts';
+import { HITS_TO_RELAX, IncludedCache, MAX_CACHED_CHARS, MAX_CACHED_DOCUMENT, MAX_CACHED_OBJECTS, MAX_TEXT_STREAK, type VersionedRow } from './included-cache.ts';
 
 function row(objectId: string, version: string, data_text = '{"a": 1}'): VersionedRow {
   return { objectId, version, createdAt: '2026-11-27 00:00:00+00', updatedAt: '2026-11-27 00:00:00+00', data_text };
@@ -40,11 +40,37 @@ test('the cache keeps at most MAX_CACHED_OBJECTS objects and MAX_CACHED_CHARS ch
   assert.equal(big.get('h', `o${fit + 2}`, '1:(0,1)'), undefined);
 });
 
-test('a head is warm only once its last statement found every object kept', () => {
+test('a head reads versions only after a statement found all its objects kept; misses while reading versions make it wait longer', () => {
   const c = new IncludedCache();
   assert.equal(c.isWarm('h'), false);
-  c.setWarm('h', true);
+  c.read('h', false, false);
+  assert.equal(c.isWarm('h'), false, 'an object was new');
+  c.read('h', false, true);
+  assert.equal(c.isWarm('h'), true, 'all kept');
+  c.read('h', true, true);
   assert.equal(c.isWarm('h'), true);
-  c.setWarm('h', false);
+  // A miss while reading versions: two statements in a row with all kept are needed now, then four.
+  c.read('h', true, false);
   assert.equal(c.isWarm('h'), false);
+  c.read('h', false, true);
+  assert.equal(c.isWarm('h'), false);
+  c.read('h', false, true);
+  assert.equal(c.isWarm('h'), true);
+  c.read('h', true, false);
+  for (let i = 0; i < 3; i++) c.read('h', false, true);
+  assert.equal(c.isWarm('h'), false);
+  c.read('h', false, true);
+  assert.equal(c.isWarm('h'), true);
+  // Never more than MAX_TEXT_STREAK.
+  for (let i = 0; i < 20; i++) c.read('h', true, false);
+  for (let i = 0; i < MAX_TEXT_STREAK - 1; i++) c.read('h', false, true);
+  assert.equal(c.isWarm('h'), false);
+  c.read('h', false, true);
+  assert.equal(c.isWarm('h'), true);
+  // A long run of hits halves the wait again.
+  for (let i = 0; i < HITS_TO_RELAX; i++) c.read('h', true, true);
+  c.read('h', false, false);
+  for (let i = 0; i < MAX_TEXT_STREAK / 2; i++) c.read('h', false, true);
+  assert.equal(c.isWarm('h'), true);
+  assert.equal(c.isWarm('other'), false, 'per head');
 });

@@ -36,24 +36,61 @@ export const MAX_CACHED_CHARS = 16 * 1024 * 1024;
 /** A larger document is never kept (it would push out hundreds of others). */
 export const MAX_CACHED_DOCUMENT = 64 * 1024;
 
+/** Most statements in a row that must find their objects all kept before a head reads versions only. */
+export const MAX_TEXT_STREAK = 64;
+/** Statements reading versions only without a miss after which `needed` is halved. */
+export const HITS_TO_RELAX = 256;
+
+interface HeadState {
+  /** Statements in a row that read documents and found all of them kept already. */
+  streak: number;
+  /** How long that streak must be before the head reads versions only. */
+  needed: number;
+  /** Statements in a row that read versions only and missed none. */
+  hits: number;
+}
+
 export class IncludedCache {
   /** By head key, then objectId (two levels: a lookup hashes the short id, not head and id joined). */
   private readonly heads = new Map<string, Map<string, VersionedRow>>();
   /** Every kept object in the order it was kept, for dropping the oldest. */
   private readonly order = new Map<VersionedRow, Map<string, VersionedRow>>();
   private chars = 0;
-  /** By head key: whether the last statement of the head found every object it returned here. */
-  private readonly warm = new Map<string, boolean>();
+  /** By head key: when its statements read versions only (see read()). */
+  private readonly state = new Map<string, HeadState>();
 
   /** Whether the head's next statement may read versions only. */
   isWarm(head: string): boolean {
-    return this.warm.get(head) === true;
+    const st = this.state.get(head);
+    return st !== undefined && st.streak >= st.needed;
   }
 
-  setWarm(head: string, warm: boolean): void {
-    if (this.warm.get(head) === warm) return;
-    if (this.warm.size >= 1_000 && !this.warm.has(head)) this.warm.clear();
-    this.warm.set(head, warm);
+  /**
+   * Records how a head's statement went: whether it read versions only (`versions`) and found
+   * every object it returned kept here (`allKept`; with versions only, no second statement).
+   * A head reads versions only after `needed` statements in a row found all their objects kept;
+   * each miss while reading versions (a second statement) doubles `needed`, up to
+   * MAX_TEXT_STREAK, so a head whose objects change often reads their documents at once and
+   * seldom pays a second statement; a long run of hits halves it again.
+   */
+  read(head: string, versions: boolean, allKept: boolean): void {
+    let st = this.state.get(head);
+    if (!st) {
+      if (this.state.size >= 1_000) this.state.clear();
+      this.state.set(head, (st = { streak: 0, needed: 1, hits: 0 }));
+    }
+    if (!versions) {
+      st.streak = allKept ? st.streak + 1 : 0;
+    } else if (allKept) {
+      if (++st.hits >= HITS_TO_RELAX && st.needed > 1) {
+        st.needed /= 2;
+        st.hits = 0;
+      }
+    } else {
+      st.needed = Math.min(st.needed * 2, MAX_TEXT_STREAK);
+      st.streak = 0;
+      st.hits = 0;
+    }
   }
 
   /** The object at this version, when kept. */

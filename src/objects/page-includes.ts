@@ -202,7 +202,7 @@ export async function readPageWithIncludes(db: Database, cache: IncludedCache, a
         found[i].push(r);
       }
     }
-    cache.setWarm(keys[i], known[i]);
+    cache.read(keys[i], reads[i] === 'version', known[i]);
   }
   return { rows, heads: new Map(heads.map((h, i) => [h.field, { className: h.className, rows: found[i] }])), reread: false };
 }
