@@ -1,6 +1,6 @@
 /**
  * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
- *   [--only b,c,h] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>]`
+ *   [--only b,c,h] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]`
  *
  * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
  * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) between a
@@ -11,7 +11,9 @@
  * order, same values; whitespace and number text may differ). Then it alternates
  * timed runs between A and B and prints CPU time per request of each server's processes and of
  * its PostgreSQL backends (from /proc/<pid>/stat), which moves much less than req/s on a shared
- * machine. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
+ * machine. `--interleave` runs every workload in every round (rounds outer), so that an unchanged
+ * workload is a control measured at the same times as the changed one; by default each workload
+ * runs all its rounds in turn. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
  * `--pglite <data dir>` instead of `--template`: the embedded engine, on two copies of a PGlite data
  * directory a Larder server of either build seeded with the peer bench (bench.js against it, then
  * the index on `n` through the admin endpoint, server stopped); the CPU is the server process's,
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
   if (!root || (!template && !pgliteDir)) throw new Error('--root <baseline checkout> and --template <database> or --pglite <data dir> are required');
   const only = arg('--only', 'c,h').split(',');
   const rounds = Number(arg('--rounds', '6'));
+  const interleave = process.argv.includes('--interleave');
   const secs = Number(arg('--duration', '5'));
   const workers = Number(arg('--workers', '1'));
   const connections = Number(arg('--connections', '32'));
@@ -156,37 +159,51 @@ async function main(): Promise<void> {
     console.log(`${paths.length - differ} of ${paths.length} check queries answered JSON-equal (${bytes} byte-identical)`);
     if (differ) process.exitCode = 1;
     for (const key of only) {
-      const extra = WORK[key];
-      if (extra === undefined) throw new Error(`no workload ${key}`);
+      if (WORK[key] === undefined) throw new Error(`no workload ${key}`);
       if (key === 'b' && !benchIds.length) {
         const res = await fetch(`${sides[0].server.url}/1.1/classes/Bench?limit=1000&keys=n`, { headers: HEADERS });
         benchIds = ((await res.json()) as { results: { objectId: string }[] }).results.map((o) => o.objectId);
       }
-      for (const s of sides) await load(s.server.url, key, extra, 2, connections);
-      for (let i = 0; i < rounds; i++) {
-        for (const s of i % 2 ? [...sides].reverse() : sides) {
-          const serverPids = [s.server.pid, ...s.server.workerPids()];
-          const pg0 = s.pool ? await backendPids(s.pool) : [];
-          const before = cpuOf([...serverPids, ...pg0]);
-          const res = await load(s.server.url, key, extra, secs, connections);
-          // The pool may have opened connections during the run (idle ones close between rounds):
-          // a backend that is new since the start counts from 0.
-          const pgPids = [...new Set([...pg0, ...(s.pool ? await backendPids(s.pool) : [])])];
-          const after = cpuOf([...serverPids, ...pgPids]);
-          for (const pid of pgPids) if (!before.has(pid)) before.set(pid, 0);
-          const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
-          add(s.ok, res.ok);
-          add(s.secs, res.secs);
-          add(s.larder, cpuUsed(before, after, serverPids));
-          add(s.pg, cpuUsed(before, after, pgPids));
-          if (res.non2xx) console.log(`${s.label} ${key}: ${res.non2xx} non-2xx answers`);
-          console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us`);
-        }
+    }
+    const round = async (key: string, i: number) => {
+      const extra = WORK[key];
+      for (const s of i % 2 ? [...sides].reverse() : sides) {
+        const serverPids = [s.server.pid, ...s.server.workerPids()];
+        const pg0 = s.pool ? await backendPids(s.pool) : [];
+        const before = cpuOf([...serverPids, ...pg0]);
+        const res = await load(s.server.url, key, extra, secs, connections);
+        // The pool may have opened connections during the run (idle ones close between rounds):
+        // a backend that is new since the start counts from 0.
+        const pgPids = [...new Set([...pg0, ...(s.pool ? await backendPids(s.pool) : [])])];
+        const after = cpuOf([...serverPids, ...pgPids]);
+        for (const pid of pgPids) if (!before.has(pid)) before.set(pid, 0);
+        const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
+        add(s.ok, res.ok);
+        add(s.secs, res.secs);
+        add(s.larder, cpuUsed(before, after, serverPids));
+        add(s.pg, cpuUsed(before, after, pgPids));
+        if (res.non2xx) console.log(`${s.label} ${key}: ${res.non2xx} non-2xx answers`);
+        console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us`);
       }
+    };
+    const summary = (key: string) => {
       const per = (s: Side, m: Map<string, number>) => Math.round(((m.get(key) ?? 0) * 1e6) / Math.max(1, s.ok.get(key) ?? 0));
       const line = sides.map((s) => `${s.label} ${Math.round((s.ok.get(key) ?? 0) / (s.secs.get(key) ?? 1))}/s larder ${per(s, s.larder)} us pg ${per(s, s.pg)} us`);
       const [a, b] = sides;
       console.log(`${key}: ${line.join(' | ')} | B/A larder ${(per(b, b.larder) / per(a, a.larder)).toFixed(2)} total ${((per(b, b.larder) + per(b, b.pg)) / (per(a, a.larder) + per(a, a.pg))).toFixed(2)}`);
+    };
+    if (interleave) {
+      // Every round runs each workload on both sides: a workload whose path did not change is a
+      // control measured at the same times as the changed one.
+      for (const key of only) for (const s of sides) await load(s.server.url, key, WORK[key], 2, connections);
+      for (let i = 0; i < rounds; i++) for (const key of only) await round(key, i);
+      for (const key of only) summary(key);
+    } else {
+      for (const key of only) {
+        for (const s of sides) await load(s.server.url, key, WORK[key], 2, connections);
+        for (let i = 0; i < rounds; i++) await round(key, i);
+        summary(key);
+      }
     }
   } finally {
     for (const s of sides) {
