@@ -153,7 +153,7 @@ function versioned(r: PartRow, text: string): VersionedRow {
  * A head whose objects were all in the cache last time reads their versions only, and takes
  * their documents from the cache (included-cache.ts); those it misses (changed since, or never
  * seen) are read by one more statement, under the same read ACL, and the head reads documents
- * again next time. An object changed or hidden between the two statements is shown as the second
+ * again until its statements find them all kept (IncludedCache.read). An object changed or hidden between the two statements is shown as the second
  * one finds it, as when include read its objects on their own.
  */
 export async function readPageWithIncludes(db: Database, cache: IncludedCache, access: Access, q: PageQuery, heads: readonly HeadWithPage[], maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<PageWithIncludes<PageRow>> {
