@@ -29,10 +29,10 @@ export interface VersionedRow extends TextRow {
   wire?: string | null;
 }
 
-/** Most objects kept per database; the oldest written go first. */
+/** Most objects kept per app; the oldest kept go first. */
 export const MAX_CACHED_OBJECTS = 20_000;
-/** Most characters of documents kept per database. */
-export const MAX_CACHED_CHARS = 16 * 1024 * 1024;
+/** Most characters of documents kept per app (their wire text, made once spliced, is about as much again). */
+export const MAX_CACHED_CHARS = 4 * 1024 * 1024;
 /** A larger document is never kept (it would push out hundreds of others). */
 export const MAX_CACHED_DOCUMENT = 64 * 1024;
 
