@@ -1,14 +1,18 @@
 /**
  * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
- *   [--only b,c,h] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]`
+ *   [--only b,c,h,e2,a] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]
+ *   [--env-a K=V,K=V] [--env-b K=V,K=V]`
  *
  * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
- * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) between a
+ * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) and of its
+ * writes e2 (`PUT /1.1/classes/Bench/<random id>` with `{"counter":{"__op":"Increment","amount":1}}`
+ * over all 10,000 objects) and a (a create in BenchW, the peer bench's body) between a
  * baseline checkout (A) and this one (B), on two copies of one database the peer bench seeded
  * (`--template`: a Larder database seeded by `bench.js --target targets/leancloud.js`, schema
  * `larder`, app `benchApp`). Before measuring, it asks both servers the same queries (c, h and
  * variations of order, keys and limits) and requires JSON-equal answers (same keys in the same
- * order, same values; whitespace and number text may differ). Then it alternates
+ * order, same values; whitespace and number text may differ), and the same increments' answers
+ * (`updatedAt` aside: byte-identical). Then it alternates
  * timed runs between A and B and prints CPU time per request of each server's processes and of
  * its PostgreSQL backends (from /proc/<pid>/stat), which moves much less than req/s on a shared
  * machine. `--interleave` runs every workload in every round (rounds outer), so that an unchanged
@@ -18,6 +22,8 @@
  * directory a Larder server of either build seeded with the peer bench (bench.js against it, then
  * the index on `n` through the admin endpoint, server stopped); the CPU is the server process's,
  * which runs the database too (the pg column stays 0).
+ * `--env-a`/`--env-b` add server settings to one side (one checkout against itself: `--root .`).
+ * Each round also prints the database's commits per request (statements, for the writes).
  * For tuning by hand; not part of `npm run bench`.
  */
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -43,16 +49,52 @@ function rangePath(x: number, extra: string): string {
   return `/1.1/classes/Bench?where=${where}&order=-score&limit=20${extra}`;
 }
 
-/** The range workloads by letter (the extra query parameters); `b` is get by id (see pathOf). */
-const WORK: Record<string, string> = { b: '', c: '', h: '&include=owner' };
+/** The range workloads by letter (the extra query parameters); `b` is get by id, e2 and a writes (see pathOf). */
+const WORK: Record<string, string> = { b: '', c: '', h: '&include=owner', e2: '', a: '' };
 
-/** Ids of Bench objects for `b`, read once from side A's server before the rounds. */
+/** Ids of Bench objects for `b` and `e2` (all of them), and of users for `a`'s owners, read once from side A's database. */
 let benchIds: string[] = [];
+let userIds: string[] = [];
 
-/** The path of one request of a workload: a random window of `n`, or a random object for `b`. */
+/** The path of one request of a workload: a random window of `n`, or a random object for `b` and `e2`. */
 function pathOf(key: string, extra: string): string {
-  if (key === 'b') return `/1.1/classes/Bench/${benchIds[Math.floor(Math.random() * benchIds.length)]}`;
+  if (key === 'b' || key === 'e2') return `/1.1/classes/Bench/${benchIds[Math.floor(Math.random() * benchIds.length)]}`;
+  if (key === 'a') return '/1.1/classes/BenchW';
   return rangePath(Math.floor(Math.random() * (N_RANGE - WIDTH + 1)), extra);
+}
+
+const INCREMENT = JSON.stringify({ counter: { __op: 'Increment', amount: 1 } });
+let created = 0;
+
+/** The method and body of one request of a workload (the peer bench's bodies: lib/workloads.js). */
+function requestOf(key: string): { method: 'GET' | 'PUT' | 'POST'; body?: string } {
+  if (key === 'e2') return { method: 'PUT', body: INCREMENT };
+  if (key === 'a') {
+    created++;
+    const tags = ['t' + (created % 50), 't' + ((created * 7 + 3) % 50)];
+    return {
+      method: 'POST',
+      body: JSON.stringify({ n: Math.floor(Math.random() * N_RANGE), s: `w-${created}-${Math.random().toString(36).slice(2, 18)}`, tags, score: Math.round(Math.random() * 1000 * 1e6) / 1e6, counter: 0, owner: { __type: 'Pointer', className: '_User', objectId: userIds[created % userIds.length] } }),
+    };
+  }
+  return { method: 'GET' };
+}
+
+/** Increments whose answers must be the same on both sides but for `updatedAt` (sent to both, in order). */
+function checkWrites(): { path: string; body: string }[] {
+  const id = (k: number) => benchIds[k % benchIds.length];
+  const inc = (field: string, amount: unknown) => JSON.stringify({ [field]: { __op: 'Increment', amount } });
+  return [
+    { path: `/1.1/classes/Bench/${id(1)}`, body: INCREMENT },
+    { path: `/1.1/classes/Bench/${id(2)}?fetchWhenSave=true`, body: INCREMENT },
+    { path: `/1.1/classes/Bench/${id(3)}?fetchWhenSave=true`, body: inc('counter', 2.5) },
+    { path: `/1.1/classes/Bench/${id(3)}`, body: inc('counter', -7) },
+    { path: `/1.1/classes/Bench/${id(4)}?fetchWhenSave=true`, body: inc('n', 1) },
+    { path: `/1.1/classes/Bench/${id(5)}`, body: inc('s', 1) },
+    { path: `/1.1/classes/Bench/${id(6)}`, body: inc('counter', 'x') },
+    { path: '/1.1/classes/Bench/000000000000000000000000', body: INCREMENT },
+    { path: `/1.1/classes/Bench/${id(7)}?fetchWhenSave=true`, body: inc('fresh', 1) },
+  ];
 }
 
 /** Queries whose answers must be byte-identical on both sides (the measured ones and neighbours). */
@@ -83,6 +125,16 @@ interface Side {
   pg: Map<string, number>;
 }
 
+/** `K=V,K=V` as an environment object. */
+function envArg(name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of arg(name, '').split(',').filter(Boolean)) {
+    const i = kv.indexOf('=');
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
 async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {
   const u = new URL(url);
   u.pathname = '/postgres';
@@ -95,14 +147,14 @@ async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T
   }
 }
 
-async function load(url: string, key: string, extra: string, secs: number, connections: number): Promise<{ ok: number; secs: number; non2xx: number }> {
+async function load(url: string, key: string, extra: string, secs: number, connections: number): Promise<{ ok: number; secs: number; non2xx: number; p50: number; p99: number }> {
   const r = await autocannon({
     url,
     connections,
     duration: secs,
-    requests: [{ method: 'GET', headers: HEADERS, setupRequest: (req) => ({ ...req, path: pathOf(key, extra) }) }],
+    requests: [{ method: 'GET', headers: { ...HEADERS, 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, ...requestOf(key), path: pathOf(key, extra) }) }],
   });
-  return { ok: r['2xx'], secs: r.duration, non2xx: r.non2xx };
+  return { ok: r['2xx'], secs: r.duration, non2xx: r.non2xx, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
 async function main(): Promise<void> {
@@ -136,9 +188,13 @@ async function main(): Promise<void> {
       if (profDir && label === 'B') mkdirSync(profDir, { recursive: true });
       const nodeArgs = profDir && label === 'B' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
       const storage = pgliteDir ? { kind: 'pglite' as const, dataDir: db } : { kind: 'postgres' as const, url: base + db, schema: 'larder' };
-      const server = await startServer(storage, workers, { root: r, env: KEYS, nodeArgs });
+      const server = await startServer(storage, workers, { root: r, env: { ...KEYS, ...envArg(label === 'A' ? '--env-a' : '--env-b') }, nodeArgs });
       const pool = pgliteDir ? undefined : new pg.Pool({ connectionString: base + db, max: 1 });
       sides.push({ label, db, server, pool, ok: new Map(), secs: new Map(), larder: new Map(), pg: new Map() });
+    }
+    if (sides[0].pool) {
+      benchIds = (await sides[0].pool.query<{ objectId: string }>('SELECT "objectId" FROM larder."Bench" ORDER BY "objectId"')).rows.map((r) => r.objectId);
+      userIds = (await sides[0].pool.query<{ objectId: string }>('SELECT "objectId" FROM larder."_User" ORDER BY "objectId" LIMIT 1000')).rows.map((r) => r.objectId);
     }
     let differ = 0;
     let bytes = 0;
@@ -157,10 +213,42 @@ async function main(): Promise<void> {
       }
     }
     console.log(`${paths.length - differ} of ${paths.length} check queries answered JSON-equal (${bytes} byte-identical)`);
-    if (differ) process.exitCode = 1;
+    const readsDiffer = differ;
+    differ = 0;
+    // After the reads: the increments change `counter` and `updatedAt`, which some of them show.
+    const writes = benchIds.length ? checkWrites() : [];
+    for (const w of writes) {
+      const [a, b] = await Promise.all(sides.map(async (s) => {
+        const res = await fetch(s.server.url + w.path, { method: 'PUT', headers: { ...HEADERS, 'content-type': 'application/json' }, body: w.body });
+        const text = (await res.text()).replace(/"updatedAt":"[^"]*"/, '"updatedAt":"-"');
+        return { head: `${res.status} ${res.headers.get('content-type')}`, text };
+      }));
+      if (a.head !== b.head || a.text !== b.text) {
+        differ++;
+        console.log(`DIFFERENT ANSWER for PUT ${w.path} ${w.body}\nA: ${a.head} ${a.text.slice(0, 400)}\nB: ${b.head} ${b.text.slice(0, 400)}`);
+      }
+    }
+    // 64 at once to distinct objects, and 16 at once to one: the grouped statements' answers (combine-increments.ts).
+    if (benchIds.length) {
+      const burst = [...Array.from({ length: 64 }, (_, i) => ({ path: `/1.1/classes/Bench/${benchIds[100 + i]}?fetchWhenSave=true`, body: INCREMENT })),
+        ...Array.from({ length: 16 }, () => ({ path: `/1.1/classes/Bench/${benchIds[99]}`, body: INCREMENT }))];
+      const answers = await Promise.all(sides.map((s) => Promise.all(burst.map(async (w) => {
+        const res = await fetch(s.server.url + w.path, { method: 'PUT', headers: { ...HEADERS, 'content-type': 'application/json' }, body: w.body });
+        return `${res.status} ${(await res.text()).replace(/"updatedAt":"[^"]*"/, '"updatedAt":"-"')}`;
+      }))));
+      // The hot object's answers are its counter after each one's turn: the same set on both sides.
+      const [a, b] = answers.map((x) => [...x.slice(0, 64), ...x.slice(64).sort()].join('\n'));
+      writes.push(...burst);
+      if (a !== b) {
+        differ++;
+        console.log(`DIFFERENT ANSWERS to concurrent increments\nA: ${a.slice(0, 800)}\nB: ${b.slice(0, 800)}`);
+      }
+    }
+    if (writes.length) console.log(`${writes.length - differ} of ${writes.length} check increments answered byte-identically (updatedAt aside)`);
+    if (differ || readsDiffer) process.exitCode = 1;
     for (const key of only) {
       if (WORK[key] === undefined) throw new Error(`no workload ${key}`);
-      if (key === 'b' && !benchIds.length) {
+      if ((key === 'b' || key === 'e2') && !benchIds.length) {
         const res = await fetch(`${sides[0].server.url}/1.1/classes/Bench?limit=1000&keys=n`, { headers: HEADERS });
         benchIds = ((await res.json()) as { results: { objectId: string }[] }).results.map((o) => o.objectId);
       }
@@ -170,6 +258,9 @@ async function main(): Promise<void> {
       for (const s of i % 2 ? [...sides].reverse() : sides) {
         const serverPids = [s.server.pid, ...s.server.workerPids()];
         const pg0 = s.pool ? await backendPids(s.pool) : [];
+        // Commits of the database in the round (PostgreSQL publishes a backend's counts within a second).
+        const commits = async () => (s.pool ? Number((await s.pool.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n) : 0);
+        const c0 = await commits();
         const before = cpuOf([...serverPids, ...pg0]);
         const res = await load(s.server.url, key, extra, secs, connections);
         // The pool may have opened connections during the run (idle ones close between rounds):
@@ -183,7 +274,9 @@ async function main(): Promise<void> {
         add(s.larder, cpuUsed(before, after, serverPids));
         add(s.pg, cpuUsed(before, after, pgPids));
         if (res.non2xx) console.log(`${s.label} ${key}: ${res.non2xx} non-2xx answers`);
-        console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us`);
+        await new Promise((r) => setTimeout(r, 1100));
+        const perCommit = s.pool ? ` commits ${((await commits()) - c0 - 2) / Math.max(1, res.ok)}`.slice(0, 17) + ' per request' : '';
+        console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us${perCommit}, p50 ${res.p50} ms, p99 ${res.p99} ms`);
       }
     };
     const summary = (key: string) => {

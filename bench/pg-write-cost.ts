@@ -6,7 +6,8 @@
  * indexes + one field index, as the peer bench's `Bench`), with variants of the statement and of
  * the table's indexes, interleaved over rounds on one connection. CPU from /proc/<backend>/stat.
  * `rows`: the UPDATE of 8 random rows' Increments (combine-increments.ts runRows), with the rows
- * locked first in a CTE (FOR UPDATE SKIP LOCKED) and without; reported per row.
+ * locked first in a CTE (FOR UPDATE SKIP LOCKED) and without; reported per row. `--groups 1,4,8,16`:
+ * the locking statement with those numbers of rows instead of 8 alone.
  * For deciding what the database side of issue 16 can save; not part of `npm run bench`.
  */
 import pg from 'pg';
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${SCHEMA}`);
-  const c = new pg.Client({ connectionString: url, options: `-c search_path=${SCHEMA}` });
+  const c = new pg.Client({ connectionString: url, options: `-c search_path=${SCHEMA}${process.argv.includes("--generic") ? " -c plan_cache_mode=force_generic_plan" : ""}` });
   await c.connect();
   try {
     for (const f of SQL_FUNCTIONS) await c.query(f);
@@ -117,16 +118,25 @@ async function main(): Promise<void> {
     WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
         plain: `UPDATE "Full" SET ${set} FROM unnest($1::text[], $2::numeric[]) AS u(id, a)
     WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
+        // The rows locked in the CTE, each one's amount by its position in the ids (no join with unnest).
+        lockpos: `WITH l AS (SELECT "objectId" FROM "Full" WHERE "objectId" = ANY($1::text[]) FOR UPDATE SKIP LOCKED)
+    UPDATE "Full" SET ${set.replace('u.a', '($2::numeric[])[array_position($1::text[], "Full"."objectId")]')} FROM l
+    WHERE "Full"."objectId" = l."objectId" AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
       };
-      for (const [label, text] of Object.entries(texts)) {
+      // `--groups 2,8,16`: the locking statement with other numbers of rows (what a larger group saves).
+      const sizes = arg('--groups', '8').split(',').map(Number);
+      const forms = arg('--forms', 'lock').split(',') as (keyof typeof texts)[];
+      const runs = [...forms.flatMap((f) => sizes.map((k) => [f, k] as const)), ...(sizes.includes(8) && !forms.includes('plain') ? [['plain', 8] as const] : [])];
+      for (const [label, k] of runs) {
+        const text = texts[label];
         variants.push({
-          label: `rows of 8 ${label}`,
-          writes: 8,
+          label: `rows of ${k} ${label}`,
+          writes: k,
           run: () => {
             const pick = new Set<string>();
-            while (pick.size < 8) pick.add(list[Math.floor(Math.random() * list.length)]);
+            while (pick.size < k) pick.add(list[Math.floor(Math.random() * list.length)]);
             const sorted = [...pick].sort();
-            return c.query({ name: `rows_${label}`, text, values: [sorted, sorted.map(() => 1), new Date().toISOString(), ['*']] });
+            return c.query({ name: `rows_${label}_${k}`, text, values: [sorted, sorted.map(() => 1), new Date().toISOString(), ['*']] });
           },
         });
       }
