@@ -53,16 +53,19 @@ interface RowPart extends Part {
 /**
  * Lone Increments (one per row at a time: the queue above) of one class and field with the same
  * row tests: up to ROWS_IN_FLIGHT run at once (in the whole server: each of several processes keeps
- * its share, at least 2, group-slots.ts), each alone as before; those that arrive while that
+ * its share, group-slots.ts), each alone as before; those that arrive while that
  * many are in flight go together as one UPDATE of several rows (as creates do, combine-creates.ts).
- * 2, not the 8 of creates: PostgreSQL's cost of this UPDATE is mostly per row (a non-HOT update
- * and its index entries, about 100-150 us), so groups of 2-4 saved it little, and with 8 in
- * flight 32 clients made groups of about 3 (0.37 statements per Increment); with 2, about 9
- * (0.11), and both the server's and PostgreSQL's CPU per Increment fell by a quarter to a third
- * (docs/benchmarks.md, "Random increments: fewer, larger groups").
+ * Once ROWS_BUSY are in flight, a lone Increment also waits when ROWS_PENDING or more of its key
+ * are in flight or waiting: PostgreSQL's cost of this UPDATE is mostly per row (a non-HOT update
+ * and its index entries), so groups of 2-3 saved little over lone statements, and with 8 in
+ * flight 32 clients made groups of about 3; with 2, about 9, for a quarter to a third less CPU
+ * per Increment in the server and in PostgreSQL. Few clients (4) still run alone: groups of 2
+ * cost them more than they saved (docs/benchmarks.md, "Random increments: fewer, larger groups").
  */
 const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRowsQueue');
-export const ROWS_IN_FLIGHT = 2;
+export const ROWS_IN_FLIGHT = 8;
+export const ROWS_BUSY = 2;
+export const ROWS_PENDING = 4;
 /** Most rows in one such UPDATE (small for the reason given at combine-creates.ts MAX_GROUP). */
 const ROWS_MAX_GROUP = 16;
 
@@ -100,7 +103,7 @@ export function rowIncrementsWaiting(app: Pick<AppContext, 'scope'>, target: Omi
 
 /** A row's lone Increment: alone, or with lone Increments of other rows when enough are in flight. */
 function incrementRows(app: Pick<AppContext, 'db' | 'scope' | 'processes'>, target: IncrementTarget, part: Part): Promise<Updated> {
-  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, slotsOfProcess(ROWS_IN_FLIGHT, app.processes)));
+  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, slotsOfProcess(ROWS_IN_FLIGHT, app.processes), { inFlight: ROWS_BUSY, pending: ROWS_PENDING }));
   return queue.submit(rowsKey(target), { ...part, objectId: target.objectId }, (rows) => runRows(app.db, target, rows));
 }
 

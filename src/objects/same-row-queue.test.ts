@@ -98,3 +98,36 @@ test('with maxInFlight n, the first n submissions start at once and later ones w
   assert.equal(q.busyKeys, 0);
   assert.equal(q.waiting('k'), 0);
 });
+
+test('busy: alone while few are pending, then waiting though fewer than maxInFlight run', async () => {
+  const q = new SameRowQueue<number, number>(16, 8, { inFlight: 2, pending: 4 });
+  const gate = deferred<void>();
+  const groups: number[][] = [];
+  const run = async (inputs: readonly number[]) => {
+    groups.push([...inputs]);
+    if (groups.length <= 4) await gate.promise;
+    return inputs.map((i) => ok(i));
+  };
+  const all = [1, 2, 3, 4, 5, 6, 7].map((i) => q.submit('k', i, run));
+  assert.deepEqual(groups, [[1], [2], [3], [4]], 'four run alone at once; the rest wait (8 would have run seven)');
+  assert.equal(q.waiting('k'), 3);
+  gate.resolve();
+  assert.deepEqual(await Promise.all(all), [1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(groups.slice(4), [[5, 6, 7]], 'the waiting ones go as one group');
+});
+
+test('busy: below its inFlight, a submission starts whatever is pending', async () => {
+  const q = new SameRowQueue<number, number>(16, 8, { inFlight: 2, pending: 1 });
+  const gate = deferred<void>();
+  const groups: number[][] = [];
+  const run = async (inputs: readonly number[]) => {
+    groups.push([...inputs]);
+    await gate.promise;
+    return inputs.map((i) => ok(i));
+  };
+  const all = [1, 2, 3].map((i) => q.submit('k', i, run));
+  assert.deepEqual(groups, [[1], [2]]);
+  assert.equal(q.waiting('k'), 1);
+  gate.resolve();
+  assert.deepEqual(await Promise.all(all), [1, 2, 3]);
+});

@@ -40,6 +40,13 @@ export class SameRowQueue<I, O> {
   constructor(
     private readonly maxGroup: number,
     private readonly maxInFlight = 1,
+    /**
+     * With it, a submission that finds at least `busy.inFlight` groups in flight starts alone only
+     * while fewer than `busy.pending` submissions of its key are in flight or waiting, and waits
+     * otherwise: few concurrent writers still run alone (up to maxInFlight), many go in fewer,
+     * larger groups (combine-increments.ts: random-row Increments).
+     */
+    private readonly busy?: { readonly inFlight: number; readonly pending: number },
   ) {}
 
   /**
@@ -54,7 +61,7 @@ export class SameRowQueue<I, O> {
         state = { inFlight: 0, waiting: [] };
         this.keys.set(key, state);
       }
-      if (state.inFlight >= this.maxInFlight) {
+      if (state.inFlight >= this.maxInFlight || (this.busy && state.inFlight >= this.busy.inFlight && state.inFlight + state.waiting.length >= this.busy.pending)) {
         state.waiting.push(waiter);
         return;
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { forEachEngine } from './harness/engines.ts';
-import { incrementTogether, rowIncrementsWaiting, ROWS_IN_FLIGHT } from '../../src/objects/combine-increments.ts';
+import { incrementTogether, rowIncrementsWaiting, ROWS_IN_FLIGHT, ROWS_PENDING } from '../../src/objects/combine-increments.ts';
 import { slotsOfProcess } from '../../src/objects/group-slots.ts';
 import type { Updated } from '../../src/objects/update-object.ts';
 import { ident, sql } from '../../src/sql/fragment.ts';
@@ -23,11 +23,11 @@ forEachEngine('increments of several rows', (h) => {
     throw new Error('ran alone although a group was possible');
   };
 
-  /** Holds ROWS_IN_FLIGHT lone Increments of `field` (of ids that do not exist) in flight. */
+  /** Holds ROWS_PENDING lone Increments of `field` (of ids that do not exist) in flight: later ones wait. */
   function holdInFlight(field: string) {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const blockers = Array.from({ length: ROWS_IN_FLIGHT }, (_, i) =>
+    const blockers = Array.from({ length: ROWS_PENDING }, (_, i) =>
       incrementTogether(h().app, { className: CLASS, objectId: `held${field}${i}`, field, rowTests: master }, 0, async () => {
         await held;
         return { updatedAt: 'held', changed: {} };
@@ -42,30 +42,34 @@ forEachEngine('increments of several rows', (h) => {
   const submit = (objectId: string, field: string, amount: number, alone: () => Promise<Updated> = notAlone) =>
     incrementTogether(h().app, { className: CLASS, objectId, field, rowTests: master }, amount, alone);
 
-  test('with two lone Increments of a field in flight, a third of another row waits for the next group', async () => {
-    // Two, not eight: random-row Increments group sooner (docs/benchmarks.md, "Random increments:
-    // fewer, larger groups"). The third runs once one of the two ends, with what waited by then.
+  test('few concurrent lone Increments run alone; once ROWS_PENDING are in flight, the next waits for a group', async () => {
+    // Fewer than ROWS_IN_FLIGHT (8) in flight, but enough to group: random-row Increments go in
+    // larger groups (docs/benchmarks.md, "Random increments: fewer, larger groups").
     const id = await create({ n: 5 });
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const blockers = [0, 1].map((i) => submit(`heldtwo${i}`, 'n', 0, async () => {
+    let started = 0;
+    const blockers = Array.from({ length: ROWS_PENDING }, (_, i) => submit(`heldfew${i}`, 'n', 0, async () => {
+      started++;
       await held;
       return { updatedAt: 'held', changed: {} };
     }));
     let ranAlone = false;
-    const third = submit(id, 'n', 1, async () => {
+    const next = submit(id, 'n', 1, async () => {
       ranAlone = true;
       return { updatedAt: 'alone', changed: { n: 6 } };
     });
     try {
+      assert.ok(ROWS_PENDING < ROWS_IN_FLIGHT);
       await untilWaiting('n', 1);
-      assert.equal(ranAlone, false, 'it waits rather than start a third statement');
+      assert.equal(started, ROWS_PENDING, 'the first ones ran alone, at once');
+      assert.equal(ranAlone, false, 'it waits rather than start another statement');
     } finally {
       release();
       await Promise.all(blockers);
     }
     // Alone in its group (nothing else waited): it runs its own statement, as before.
-    assert.deepEqual((await third).changed, { n: 6 });
+    assert.deepEqual((await next).changed, { n: 6 });
     assert.equal(ranAlone, true);
   });
 
