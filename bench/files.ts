@@ -6,8 +6,8 @@
  *    (the yardstick of issue 9), and of 1 MB files one at a time (open to close, per file); and,
  *    for comparison, both again with an fsync before each close, as an upload does.
  * 2. Upload (fileTokens + PUT upload_url) and download (GET url) MB/s of 1 MB files, one at a
- *    time and 4 at a time, after a few unmeasured files (the server's JIT and the engine's WASM
- *    warm up on them), and of one 100 MB file; the server's CPU per 1 MB file next to them. The
+ *    time and 4 at a time, after 2,000 unmeasured ones per server (a long-running server: the
+ *    JIT and the engine's WASM keep compiling over the first few thousand), and of one 100 MB file; the server's CPU per 1 MB file next to them. The
  *    1 MB uploads are also sent to the upload floor (bench/upload-floor.mjs, a plain Node server
  *    doing the same durable upload without a database) with the same client and files, Larder
  *    and the floor taking turns in `--blocks` blocks: its MB/s, ratios and CPU per file, and
@@ -24,7 +24,7 @@
  *
  * Flags: --small N (1 MB files per size and side, default 60), --blocks N (turns of Larder and
  * the floor per width, default 15: 4 files a turn), --thumbs N (default 20), --gb N (size of the big
- * upload in MB, default 1024), --warm N (unmeasured 1 MB uploads to each server first, default 20).
+ * upload in MB, default 1024), --warm N (unmeasured 1 MB uploads to each server first, default 2000; 20 shows a new process).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -46,7 +46,7 @@ const { values: flags } = parseArgs({
     blocks: { type: 'string', default: '15' },
     thumbs: { type: 'string', default: '20' },
     gb: { type: 'string', default: '1024' },
-    warm: { type: 'string', default: '20' },
+    warm: { type: 'string', default: '2000' },
   },
 });
 const SMALL = Number(flags.small);
@@ -168,8 +168,9 @@ async function main(): Promise<void> {
     const floor = await startUploadFloor(join(dir, 'floor'));
     try {
       // Unmeasured: the first requests of a new process pay for compiling its code.
-      // --warm N (default 20): a server's JIT keeps compiling its code over its first few thousand
-      // uploads (docs/benchmarks.md, "Files: youth"); a few thousand show a long-running server.
+      // --warm N (default 2000): a server's JIT keeps compiling its code over its first few thousand
+      // uploads (docs/benchmarks.md, "Per-upload overhead"), and what a user's server does for most
+      // of its life is the warm state; the floor gets the same number, so Larder/floor stays fair.
       const WARM = Number(flags.warm);
       await downloadAll((await uploadSmall(base, WARM, 4, 'warm')).slice(0, 20), 4);
       await uploadSmall(floor.url, WARM, 4, 'warm');
