@@ -2,29 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql, type Sql } from '../../src/sql/fragment.ts';
 import { forEachEngine, type Harness } from './harness/engines.ts';
+import { parsedAnswer, seedObject, userPointer } from './harness/include-helpers.ts';
 import { captured } from './harness/statement-spy.ts';
 import { signUp } from './harness/user-helpers.ts';
 
-function userPointer(objectId: string): { __type: 'Pointer'; className: '_User'; objectId: string } {
-  return { __type: 'Pointer', className: '_User', objectId };
-}
-
 function text(s: Sql): string {
   return s.toQuery().text;
-}
-
-async function seed(h: Harness, className: string, body: Record<string, unknown>): Promise<string> {
-  const res = await h.client.post(`/1.1/classes/${className}`, body, { master: true });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.objectId;
-}
-
-/** The same query through a batch, whose GET answers always take the parsing path and read the owners on their own. */
-async function parsedAnswer(h: Harness, className: string, params: Record<string, string>, master: boolean): Promise<unknown> {
-  const res = await h.client.post('/1.1/batch', { requests: [{ method: 'GET', path: `/1.1/classes/${className}`, params }] }, { master });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.ok(res.body[0].success, JSON.stringify(res.body));
-  return res.body[0].success;
 }
 
 // The joint statement's owners branch: documents (`(data - $n::text[])::text`) or versions only.
@@ -43,7 +26,7 @@ forEachEngine('include: documents kept by row version', (h: () => Harness) => {
     const email = `a-${Date.now()}@example.com`;
     const a = await signUp(h(), { email, nick: 'first' });
     const b = await signUp(h(), { nick: 'bee' });
-    for (let n = 0; n < 6; n++) await seed(h(), 'IncCache', { n, score: n, owner: userPointer(n % 2 ? a.objectId : b.objectId) });
+    for (let n = 0; n < 6; n++) await seedObject(h(), 'IncCache', { n, score: n, owner: userPointer(n % 2 ? a.objectId : b.objectId) });
     // An index on n: the anonymous reader's page statement may then run prepared.
     assert.equal((await client.post('/1.1/larder/classes/IncCache/indexes', { field: 'n' }, { master: true })).status, 201);
     const params = { where: JSON.stringify({ n: { $gte: 0, $lt: 100 } }), order: '-score', include: 'owner' };
@@ -114,7 +97,7 @@ forEachEngine('include: documents kept by row version', (h: () => Harness) => {
     const open = await signUp(h(), { nick: 'open' });
     const secret = await signUp(h(), { nick: 'secret' });
     assert.equal((await client.put(`/1.1/users/${secret.objectId}`, { ACL: { [secret.objectId]: { read: true, write: true } } }, { master: true })).status, 200);
-    for (let n = 0; n < 4; n++) await seed(h(), 'IncCacheAcl', { n, score: n, owner: userPointer(n % 2 ? secret.objectId : open.objectId) });
+    for (let n = 0; n < 4; n++) await seedObject(h(), 'IncCacheAcl', { n, score: n, owner: userPointer(n % 2 ? secret.objectId : open.objectId) });
     assert.equal((await client.post('/1.1/larder/classes/IncCacheAcl/indexes', { field: 'n' }, { master: true })).status, 201);
     const params = { where: JSON.stringify({ n: { $gte: 0, $lt: 100 } }), order: '-score', include: 'owner' };
     for (let i = 0; i < 8; i++) {

@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { forEachEngine, type Harness } from './harness/engines.ts';
+import { parsedAnswer, seedObject, userPointer } from './harness/include-helpers.ts';
 import { signUp, type SignedUpUser } from './harness/user-helpers.ts';
 
 const MISSING = '0123456789abcdef01234567';
 const HIDDEN_USER_FIELDS = ['password', 'sessionToken', 'authData', 'salt'];
 const NICK = 'Zoë 😀 "quoted" \\ back\nline \u0001 \u2028';
-
-function userPointer(objectId: string): { __type: 'Pointer'; className: '_User'; objectId: string } {
-  return { __type: 'Pointer', className: '_User', objectId };
-}
-
-async function seed(h: Harness, className: string, body: Record<string, unknown>): Promise<string> {
-  const res = await h.client.post(`/1.1/classes/${className}`, body, { master: true });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.objectId;
-}
-
-/** The same query through a batch, whose GET answers always take the parsing path (findObjects). */
-async function parsedAnswer(h: Harness, className: string, params: Record<string, string>, master: boolean): Promise<unknown> {
-  const res = await h.client.post('/1.1/batch', { requests: [{ method: 'GET', path: `/1.1/classes/${className}`, params }] }, { master });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.ok(res.body[0].success, JSON.stringify(res.body));
-  return res.body[0].success;
-}
 
 // The spliced answer keeps jsonb's text of the page's documents (`"key": value`) and writes the
 // included object after it compactly; the parsing path's JSON.stringify writes `"key":value`.
@@ -84,7 +67,7 @@ forEachEngine('include answered by splicing text', (h: () => Harness) => {
     const secret = await privateUser(h());
     const ownerOf = [open.objectId, secret.objectId, MISSING];
     for (let n = 0; n < 9; n++) {
-      await seed(h(), 'IncSplice', {
+      await seedObject(h(), 'IncSplice', {
         n,
         score: n % 4,
         owner: userPointer(ownerOf[n % 3]),
@@ -94,8 +77,8 @@ forEachEngine('include answered by splicing text', (h: () => Harness) => {
         ratio: n / 3,
       });
     }
-    await seed(h(), 'IncSplice', { n: 20, score: 9, owner: null });
-    await seed(h(), 'IncSplice', { n: 21, score: 9 });
+    await seedObject(h(), 'IncSplice', { n: 20, score: 9, owner: null });
+    await seedObject(h(), 'IncSplice', { n: 21, score: 9 });
     assert.equal((await client.post('/1.1/larder/classes/IncSplice/indexes', { field: 'n' }, { master: true })).status, 201);
     const params = { where: JSON.stringify({ n: { $gte: 0, $lt: 100 } }), order: '-score,n', include: 'owner' };
 
@@ -138,8 +121,8 @@ forEachEngine('include answered by splicing text', (h: () => Harness) => {
     const withFile = await signUp(h(), { pic: { __type: 'File', id: file.body.objectId } });
     // The same pointer nested under a key of the same name (before the top-level one in jsonb's
     // order) and in a string: only the top-level member is replaced.
-    await seed(h(), 'IncSpliceOdd', { n: 1, a: { owner: userPointer(owner.objectId) }, s: `"owner": ${JSON.stringify(userPointer(owner.objectId))}`, owner: userPointer(owner.objectId) });
-    await seed(h(), 'IncSpliceOdd', { n: 2, owner: userPointer(owner.objectId) });
+    await seedObject(h(), 'IncSpliceOdd', { n: 1, a: { owner: userPointer(owner.objectId) }, s: `"owner": ${JSON.stringify(userPointer(owner.objectId))}`, owner: userPointer(owner.objectId) });
+    await seedObject(h(), 'IncSpliceOdd', { n: 2, owner: userPointer(owner.objectId) });
     assert.equal((await client.post('/1.1/larder/classes/IncSpliceOdd/indexes', { field: 'n' }, { master: true })).status, 201);
     const params = { where: JSON.stringify({ n: { $gte: 0 } }), order: 'n', include: 'owner' };
     const twice = await sameAsParsed(h(), 'IncSpliceOdd', params, { master: false, spliced: true, runs: 6 });
@@ -147,15 +130,15 @@ forEachEngine('include answered by splicing text', (h: () => Harness) => {
     assert.deepEqual(twice.body.results[0].a, { owner: userPointer(owner.objectId) });
 
     // A File in an included object: files are expanded on parsed objects.
-    await seed(h(), 'IncSpliceFile', { n: 1, owner: userPointer(withFile.objectId) });
+    await seedObject(h(), 'IncSpliceFile', { n: 1, owner: userPointer(withFile.objectId) });
     assert.equal((await client.post('/1.1/larder/classes/IncSpliceFile/indexes', { field: 'n' }, { master: true })).status, 201);
     const files = await sameAsParsed(h(), 'IncSpliceFile', params, { master: false, spliced: false, runs: 6 });
     const pic = (files.body.results[0].owner as Record<string, Record<string, unknown>>).pic;
     assert.equal(pic.url, 'https://x.example.com/a.png', 'the included file is expanded');
 
     // A Relation field on the included class adds its marker per object: parsing path.
-    const team = await seed(h(), 'IncSpliceTeam', { name: 'blue', members: { __op: 'AddRelation', objects: [userPointer(owner.objectId)] } });
-    await seed(h(), 'IncSpliceRel', { n: 1, owner: { __type: 'Pointer', className: 'IncSpliceTeam', objectId: team } });
+    const team = await seedObject(h(), 'IncSpliceTeam', { name: 'blue', members: { __op: 'AddRelation', objects: [userPointer(owner.objectId)] } });
+    await seedObject(h(), 'IncSpliceRel', { n: 1, owner: { __type: 'Pointer', className: 'IncSpliceTeam', objectId: team } });
     assert.equal((await client.post('/1.1/larder/classes/IncSpliceRel/indexes', { field: 'n' }, { master: true })).status, 201);
     const rel = await client.get('/1.1/classes/IncSpliceRel', params);
     assert.ok(parsedOnly(rel.text), rel.text);

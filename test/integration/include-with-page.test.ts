@@ -3,15 +3,12 @@ import { test } from 'node:test';
 import { sql, type Sql } from '../../src/sql/fragment.ts';
 import { isPreparedShape } from '../../src/storage/prepared-statements.ts';
 import { forEachEngine, type Harness } from './harness/engines.ts';
+import { seedObject, userPointer } from './harness/include-helpers.ts';
 import { captured } from './harness/statement-spy.ts';
 import { signUp } from './harness/user-helpers.ts';
 
 const MISSING = '0123456789abcdef01234567';
 const HIDDEN_USER_FIELDS = ['password', 'sessionToken', 'authData', 'salt'];
-
-function userPointer(objectId: string): { __type: 'Pointer'; className: '_User'; objectId: string } {
-  return { __type: 'Pointer', className: '_User', objectId };
-}
 
 function text(s: Sql): string {
   return s.toQuery().text;
@@ -20,12 +17,6 @@ function text(s: Sql): string {
 /** Statements that read included objects on their own (not together with a page). */
 function ownIncludeStatements(statements: Sql[], table: string): Sql[] {
   return statements.filter((s) => text(s).includes(`FROM "${table}" WHERE "objectId" = ANY(`) && !text(s).includes('WITH page'));
-}
-
-async function seed(h: Harness, className: string, body: Record<string, unknown>): Promise<string> {
-  const res = await h.client.post(`/1.1/classes/${className}`, body, { master: true });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.objectId;
 }
 
 // A class query with include on a Pointer field reads its page and the pointed-to objects in one
@@ -41,7 +32,7 @@ forEachEngine('include read with the page', (h: () => Harness) => {
     const made = await client.put(`/1.1/users/${secret.objectId}`, { ACL: { [secret.objectId]: { read: true, write: true } } }, { master: true });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     const ownerOf = [open.objectId, secret.objectId, MISSING];
-    for (let n = 0; n < 9; n++) await seed(h(), 'IncPage', { n, score: n, owner: userPointer(ownerOf[n % 3]) });
+    for (let n = 0; n < 9; n++) await seedObject(h(), 'IncPage', { n, score: n, owner: userPointer(ownerOf[n % 3]) });
     // An index on n: the anonymous reader's page statement may then run prepared.
     assert.equal((await client.post('/1.1/larder/classes/IncPage/indexes', { field: 'n' }, { master: true })).status, 201);
     const query = { where: JSON.stringify({ n: { $gte: 0, $lt: 100 } }), order: '-score', include: 'owner' };
@@ -97,11 +88,11 @@ forEachEngine('include read with the page', (h: () => Harness) => {
   test('nested paths, arrays of pointers and pointers of another class still resolve, as include on its own does', async () => {
     const { client, db } = h();
     const lead = await signUp(h());
-    const team = await seed(h(), 'IncTeam', { name: 'blue', lead: userPointer(lead.objectId) });
-    const first = await seed(h(), 'IncMember', { team: { __type: 'Pointer', className: 'IncTeam', objectId: team }, members: [userPointer(lead.objectId)], k: 1 });
+    const team = await seedObject(h(), 'IncTeam', { name: 'blue', lead: userPointer(lead.objectId) });
+    const first = await seedObject(h(), 'IncMember', { team: { __type: 'Pointer', className: 'IncTeam', objectId: team }, members: [userPointer(lead.objectId)], k: 1 });
     // A second row whose `team` field holds a pointer to a class the schema does not name for it
     // cannot be written (type lock), so the other class comes through the array field.
-    await seed(h(), 'IncMember', { team: { __type: 'Pointer', className: 'IncTeam', objectId: MISSING }, members: [{ __type: 'Pointer', className: 'IncTeam', objectId: team }], k: 2 });
+    await seedObject(h(), 'IncMember', { team: { __type: 'Pointer', className: 'IncTeam', objectId: MISSING }, members: [{ __type: 'Pointer', className: 'IncTeam', objectId: team }], k: 2 });
     // An index on k, the order's field: the master key's page statement may then run prepared.
     assert.equal((await client.post('/1.1/larder/classes/IncMember/indexes', { field: 'k' }, { master: true })).status, 201);
     const statements = await captured(db, async () => {
@@ -137,8 +128,8 @@ forEachEngine('include read with the page', (h: () => Harness) => {
     const { client, db } = h();
     const owner = await signUp(h());
     // limit=1000: each document's share of the 64 MiB bound is 67,108 bytes.
-    await seed(h(), 'IncBig', { n: 1, big: 'x'.repeat(70_000), owner: userPointer(owner.objectId) });
-    await seed(h(), 'IncBig', { n: 2, big: 'y', owner: userPointer(owner.objectId) });
+    await seedObject(h(), 'IncBig', { n: 1, big: 'x'.repeat(70_000), owner: userPointer(owner.objectId) });
+    await seedObject(h(), 'IncBig', { n: 2, big: 'y', owner: userPointer(owner.objectId) });
     assert.equal((await client.post('/1.1/larder/classes/IncBig/indexes', { field: 'n' }, { master: true })).status, 201);
     const statements = await captured(db, async () => {
       for (let i = 0; i < 7; i++) {
@@ -162,7 +153,7 @@ forEachEngine('include read with the page', (h: () => Harness) => {
     const { client, db } = h();
     const owner = await signUp(h());
     const others = [await signUp(h()), await signUp(h()), await signUp(h())];
-    for (let n = 0; n < 12; n++) await seed(h(), 'IncJoin', { n, score: n, owner: userPointer(n < 9 ? owner.objectId : others[n - 9].objectId) });
+    for (let n = 0; n < 12; n++) await seedObject(h(), 'IncJoin', { n, score: n, owner: userPointer(n < 9 ? owner.objectId : others[n - 9].objectId) });
     assert.equal((await client.post('/1.1/larder/classes/IncJoin/indexes', { field: 'n' }, { master: true })).status, 201);
     const statements = await captured(db, async () => {
       for (let i = 0; i < 7; i++) {
