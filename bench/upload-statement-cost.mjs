@@ -4,8 +4,9 @@
  * The embedded engine's CPU per upload statement, in process: PGlite on a temporary data
  * directory (NodeFS, as the server's worker mounts it), the files module's two tables as the
  * server makes them (`_File` with its primary key, GIN rperm and the two time indexes; and
- * `_larder_files`), each statement sent as the worker sends a prepared one (Parse once, then
- * Bind/Describe/Execute/Sync in one call into PGlite). CPU is this thread's, from
+ * `_larder_files`), each statement sent as the worker sends a prepared one, by the worker's own
+ * code (src/storage/pglite-messages.mjs: Parse once, then Bind/Describe/Execute/Sync in one call
+ * into PGlite). CPU is this thread's, from
  * /proc/thread-self/schedstat (ns; PGlite's file writes are synchronous, so they count here).
  *
  * Per upload: the token's statement (the `_larder_files` row and the `_File` record in one
@@ -20,27 +21,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { PGlite, protocol } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { namedStatement } from '../src/storage/pglite-messages.mjs';
 
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils');
 const rounds = Number(process.argv[2] ?? 8);
 const per = Number(process.argv[3] ?? 300);
 const only = process.argv.slice(4);
 const cpu = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
-
-const S = protocol.serialize;
-function concat(parts) {
-  const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const b of parts) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
-}
 
 function tables(suffix, opts = {}) {
   const f = `"_File${suffix}"`;
@@ -73,15 +62,13 @@ const commitText = (sfx, variant) => {
 const names = new Map();
 async function run(db, text, values) {
   let name = names.get(text);
-  const parts = [];
-  if (name === undefined) {
+  const first = name === undefined;
+  if (first) {
     name = `s${names.size}`;
     names.set(text, name);
-    parts.push(S.parse({ name, text }));
   }
-  parts.push(S.bind({ statement: name, values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync());
   let err;
-  await db.execProtocolRawStream(concat(parts), {
+  await db.execProtocolRawStream(namedStatement(name, first ? text : undefined, values), {
     syncToFs: false,
     onRawData: (b) => {
       if (b[0] === 0x45) err = new TextDecoder().decode(b);

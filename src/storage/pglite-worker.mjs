@@ -5,15 +5,11 @@
 // Plain JavaScript on purpose: a worker thread does not inherit the TypeScript loader of the
 // main thread, and this file needs nothing but PGlite. Messages: pglite-protocol.ts.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, protocol } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { closeStatement, namedStatement, unnamedStatement } from './pglite-messages.mjs';
 import { collect, decode, reset } from './pglite-wire.mjs';
-
-// Parameters of prepared statements are encoded the way node-postgres encodes them for the
-// PostgreSQL engine (the same statements run there), so both engines receive the same text.
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils');
 
 /** @type {import('./pglite-protocol.ts').WorkerInit} */
 const init = workerData;
@@ -97,17 +93,6 @@ async function open() {
 /** Statement names this engine has prepared (a restarted worker starts with none). */
 const preparedNames = new Map();
 
-/** Concatenates protocol messages into the one buffer PGlite reads in one call. */
-function concat(parts) {
-  const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const b of parts) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
-}
-
 /**
  * Channels this engine listens on, by the name PostgreSQL reports in a notification (PGlite's
  * toPostgresName: unquoted names fold to lower case), to the name the host listens by.
@@ -146,21 +131,16 @@ async function roundTrip(db, bytes) {
  * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
  */
 async function preparedQuery(db, text, values) {
-  const S = protocol.serialize;
   let name = preparedNames.get(text);
-  const parts = [];
-  if (name === undefined) {
-    name = `larder_${preparedNames.size}`;
-    parts.push(S.parse({ name, text }));
-  }
-  parts.push(S.bind({ statement: name, values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync());
+  const first = name === undefined;
+  if (first) name = `larder_${preparedNames.size}`;
   let rows;
   try {
-    rows = await roundTrip(db, concat(parts));
+    rows = await roundTrip(db, namedStatement(name, first ? text : undefined, values));
   } catch (err) {
     // A first run that failed after its Parse (e.g. at Bind) may have left the name prepared:
     // close it, so the next first run can prepare it again.
-    if (!preparedNames.has(text)) await roundTrip(db, concat([S.close({ type: 'S', name }), S.sync()])).catch(() => {});
+    if (!preparedNames.has(text)) await roundTrip(db, closeStatement(name)).catch(() => {});
     throw err;
   }
   preparedNames.set(text, name);
@@ -175,8 +155,7 @@ async function preparedQuery(db, text, values) {
  * @param {import('@electric-sql/pglite').PGlite} db @param {string} text @param {unknown[]} values
  */
 function unnamedQuery(db, text, values) {
-  const S = protocol.serialize;
-  return roundTrip(db, concat([S.parse({ text }), S.bind({ values: values.map((v) => prepareValue(v)) }), S.describe({ type: 'P' }), S.execute({}), S.sync()]));
+  return roundTrip(db, unnamedStatement(text, values));
 }
 
 /** @param {import('@electric-sql/pglite').PGlite} db @param {import('./pglite-protocol.ts').HostMessage} m */
