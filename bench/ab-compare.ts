@@ -13,50 +13,18 @@
 import type pg from 'pg';
 import { BENCH_CLASS } from './bench-data.ts';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, openPool } from './bench-database.ts';
+import { arg, envArg } from './cli-args.ts';
 import { addIndexesWithCli } from './cli-indexes.ts';
 import { runHttpLoad } from './http-load.ts';
 import { rssMb } from './memory-sampler.ts';
-import { cpuOf } from './process-cpu.ts';
+import { backendCpu, clientBackendPids, cpuTotal } from './process-cpu.ts';
 import { seed } from './seed.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
 import { workloads, type Workload } from './workloads.ts';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
-}
-
-/** CPU seconds of one process so far; undefined once it is gone (process-cpu.ts reads /proc). */
-function cpuOfPid(pid: number): number | undefined {
-  return cpuOf([pid]).get(pid);
-}
-
-function cpuSec(pids: readonly number[]): number {
-  let s = 0;
-  for (const pid of pids) s += cpuOfPid(pid) ?? 0;
-  return s;
-}
-
-/**
- * Backends' CPU over a round, remembering each one's last reading: a backend whose idle
- * connection the pool closes during the round (pg-pool, after 10 s) would otherwise count as
- * zero at the end and make the round's figure low or even negative.
- */
-function backendCpu(pids: readonly number[]): { sample(): void; used(): number } {
-  const start = new Map(pids.map((pid) => [pid, cpuOfPid(pid) ?? 0]));
-  const last = new Map(start);
-  const sample = () => {
-    for (const pid of pids) {
-      const v = cpuOfPid(pid);
-      if (v !== undefined) last.set(pid, v);
-    }
-  };
-  return { sample, used: () => (sample(), pids.reduce((sum, pid) => sum + (last.get(pid) ?? 0) - (start.get(pid) ?? 0), 0)) };
 }
 
 interface Side {
@@ -72,27 +40,6 @@ interface Side {
   /** Server CPU per object of each round, us (the median moves less than the total on a loaded machine). */
   rounds: Map<string, number[]>;
   rss: number;
-}
-
-/**
- * Client backends of the bench database. Both sides' pools are in it, but only the side under
- * load uses CPU; other people's connections to the same database would count too.
- */
-async function backends(pool: pg.Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-  );
-  return rows.map((r) => r.pid);
-}
-
-/** `K=V,K=V` as an environment object. */
-function envArg(name: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const kv of arg(name, '').split(',').filter(Boolean)) {
-    const i = kv.indexOf('=');
-    out[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -132,8 +79,9 @@ async function main(): Promise<void> {
           const w = s.work.find((x) => x.key === key);
           if (!w) throw new Error(`no workload ${key}`);
           const serverPids = [s.server.pid, ...s.server.workerPids()];
-          const pgPids = await backends(s.pool);
-          const l0 = cpuSec(serverPids);
+          // Both sides' pools are in the bench database, but only the side under load uses CPU.
+          const pgPids = await clientBackendPids(s.pool);
+          const l0 = cpuTotal(serverPids);
           const pg = backendCpu(pgPids);
           const timer = setInterval(() => {
             s.rss = Math.max(s.rss, ...serverPids.map((p) => rssMb(p) ?? 0));
@@ -143,11 +91,11 @@ async function main(): Promise<void> {
           const add = (m: Map<string, number>, v: number) => m.set(key, (m.get(key) ?? 0) + v);
           add(s.ok, res.ok * w.objectsPerOp);
           add(s.secs, res.durationSec);
-          const larder = cpuSec(serverPids) - l0;
+          const larder = cpuTotal(serverPids) - l0;
           add(s.larderCpu, larder);
           // Backends the pools opened during the round (after an idle one closed) count from zero.
-          const opened = (await backends(s.pool)).filter((pid) => !pgPids.includes(pid));
-          const pgRound = pg.used() + cpuSec(opened);
+          const opened = (await clientBackendPids(s.pool)).filter((pid) => !pgPids.includes(pid));
+          const pgRound = pg.used() + cpuTotal(opened);
           add(s.pgCpu, pgRound);
           const perObject = Math.round((larder * 1e6) / Math.max(1, res.ok * w.objectsPerOp));
           s.rounds.set(key, [...(s.rounds.get(key) ?? []), perObject]);

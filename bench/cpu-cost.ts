@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_CLASS } from './bench-data.ts';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, openPool } from './bench-database.ts';
+import { arg } from './cli-args.ts';
 import { addIndexesWithCli } from './cli-indexes.ts';
 import { runHttpLoad } from './http-load.ts';
 import { rssMb } from './memory-sampler.ts';
@@ -21,11 +22,6 @@ import { seed } from './seed.ts';
 import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
 import { workloads } from './workloads.ts';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 async function main(): Promise<void> {
   const only = arg('--only', 'get,range,create,batch').split(',');

@@ -8,14 +8,10 @@
  * `postgres://postgres@/larder?host=/var/run/postgresql`).
  */
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
+import { arg } from './cli-args.ts';
 import { runHttpLoad } from './http-load.ts';
 import { cpuOf, cpuUsed } from './process-cpu.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 let seq = 0;
 const spec = {

@@ -22,7 +22,7 @@ import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { pack } from 'tar-stream';
 import { benchDatabaseUrl, ensureDatabase, freshSchemaName } from './bench-database.ts';
-import { cpuOf } from './process-cpu.ts';
+import { clientBackendPids, cpuSecondsOf } from './process-cpu.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 
@@ -111,11 +111,6 @@ interface Run {
   summary: string;
 }
 
-/** CPU seconds (user + system) of a process; undefined once it is gone (process-cpu.ts reads /proc). */
-function cpuSeconds(pid: number): number | undefined {
-  return cpuOf([pid]).get(pid);
-}
-
 /**
  * Runs the real CLI and samples the CPU time of it and of the PostgreSQL backends serving its
  * schema every 100 ms (the last sample before each exits counts). On a shared machine the wall
@@ -136,10 +131,9 @@ async function runCli(label: string, path: string, url: string, schema: string, 
   void exited.then(() => (done = true));
   while (!done) {
     const pids = [child.pid ?? 0];
-    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`);
-    for (const r of rows) pids.push(r.pid);
+    pids.push(...(await clientBackendPids(admin)));
     for (const pid of pids) {
-      const c = cpuSeconds(pid);
+      const c = cpuSecondsOf(pid);
       if (c !== undefined) seen.set(pid, c);
     }
     await new Promise((r) => setTimeout(r, 100));

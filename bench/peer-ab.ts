@@ -30,14 +30,10 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { arg, envArg } from './cli-args.ts';
 import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
 import { topFunctions } from './profile-summary.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 const KEYS = { LARDER_APP_ID: 'benchApp', LARDER_APP_KEY: 'benchAppKey', LARDER_MASTER_KEY: 'benchMasterKey' };
 const HEADERS = { 'x-lc-id': KEYS.LARDER_APP_ID, 'x-lc-key': KEYS.LARDER_APP_KEY };
@@ -123,16 +119,6 @@ interface Side {
   secs: Map<string, number>;
   larder: Map<string, number>;
   pg: Map<string, number>;
-}
-
-/** `K=V,K=V` as an environment object. */
-function envArg(name: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const kv of arg(name, '').split(',').filter(Boolean)) {
-    const i = kv.indexOf('=');
-    out[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return out;
 }
 
 async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {

@@ -14,12 +14,8 @@ import pg from 'pg';
 import { createClassTable } from '../src/storage/class-table.ts';
 import { SQL_FUNCTIONS } from '../src/storage/sql-functions.ts';
 import { benchDatabaseUrl, ensureDatabase } from './bench-database.ts';
+import { arg } from './cli-args.ts';
 import { cpuOf } from './process-cpu.ts';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 const SCHEMA = `pgcost_${process.pid}`;
 const ROWS = Number(arg('--rows', '10000'));

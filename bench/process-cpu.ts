@@ -31,3 +31,43 @@ export async function backendPids(db: pg.Pool | pg.Client): Promise<number[]> {
   const { rows } = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
   return rows.map((r) => r.pid);
 }
+
+/** CPU seconds (user + system) of one process so far; undefined once it is gone. */
+export function cpuSecondsOf(pid: number): number | undefined {
+  return cpuOf([pid]).get(pid);
+}
+
+/** CPU seconds so far of the given processes together (those gone count 0). */
+export function cpuTotal(pids: readonly number[]): number {
+  let s = 0;
+  for (const pid of pids) s += cpuSecondsOf(pid) ?? 0;
+  return s;
+}
+
+/**
+ * Client backends of the bench database only (no autovacuum or other background workers): other
+ * people's connections to the same database still count.
+ */
+export async function clientBackendPids(db: pg.Pool | pg.Client): Promise<number[]> {
+  const { rows } = await db.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+  );
+  return rows.map((r) => r.pid);
+}
+
+/**
+ * Backends' CPU over a run, remembering each one's last reading: a backend whose idle connection
+ * the pool closes during the run (pg-pool, after 10 s) would otherwise count as zero at the end
+ * and make the run's figure low or even negative. `sample()` while the run goes (a timer).
+ */
+export function backendCpu(pids: readonly number[]): { sample(): void; used(): number } {
+  const start = new Map(pids.map((pid) => [pid, cpuSecondsOf(pid) ?? 0]));
+  const last = new Map(start);
+  const sample = () => {
+    for (const pid of pids) {
+      const v = cpuSecondsOf(pid);
+      if (v !== undefined) last.set(pid, v);
+    }
+  };
+  return { sample, used: () => (sample(), pids.reduce((sum, pid) => sum + (last.get(pid) ?? 0) - (start.get(pid) ?? 0), 0)) };
+}

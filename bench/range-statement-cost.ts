@@ -12,11 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { arg } from './cli-args.ts';
 
 const FILTER = `((((data->>'n')::numeric) >= $2::numeric AND ((data->>'n')::numeric) < $3::numeric)) AND rperm && '{*}'::text[]`;
 const ORDER = `((data->>'score')::numeric) DESC NULLS LAST, "objectId" DESC`;
