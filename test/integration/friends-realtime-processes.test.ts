@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { TEST_KEYS } from './harness/engines.ts';
-import { freePort, larder, stop, waitForHealth, type Larder } from './harness/larder-process.ts';
+import { dropTestSchemas, startServer, stop, type Larder } from './harness/larder-process.ts';
 import { eventually, openSocket, type TestSocket } from './harness/presence-helpers.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -33,23 +33,14 @@ if (url) {
     const sockets: TestSocket[] = [];
 
     before(async () => {
-      const portA = await freePort();
-      procA = larder([], { ...env, LARDER_PORT: String(portA) });
-      baseA = `http://127.0.0.1:${portA}`;
-      await waitForHealth(baseA);
-      const portB = await freePort();
-      procB = larder([], { ...env, LARDER_PORT: String(portB) });
-      baseB = `http://127.0.0.1:${portB}`;
-      await waitForHealth(baseB);
+      ({ proc: procA, base: baseA } = await startServer(env));
+      ({ proc: procB, base: baseB } = await startServer(env));
     });
     after(async () => {
       for (const s of sockets) await s.close().catch(() => {});
       stop(procA);
       stop(procB);
-      const { openDatabase } = await import('../../src/storage/open-database.ts');
-      const db = await openDatabase({ databaseUrl: url, schema, poolSize: 1, statementTimeoutMs: 10000 });
-      await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await db.close();
+      await dropTestSchemas([schema]);
     });
 
     test('a client on A sees a friend on B come online and change presence; killing B takes the friend offline', async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { TEST_KEYS } from './harness/engines.ts';
-import { freePort, larder, waitForHealth, type Larder } from './harness/larder-process.ts';
+import { dropTestSchemas, startServer, type Larder } from './harness/larder-process.ts';
 import { CommandType, openRawClient, type RawLiveClient } from './harness/livequery-client.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -46,22 +46,13 @@ if (url) {
     const clients: RawLiveClient[] = [];
 
     before(async () => {
-      const portA = await freePort();
-      procA = larder([], { ...env, LARDER_PORT: String(portA) });
-      baseA = `http://127.0.0.1:${portA}`;
-      await waitForHealth(baseA);
-      const portB = await freePort();
-      procB = larder([], { ...env, LARDER_PORT: String(portB) });
-      baseB = `http://127.0.0.1:${portB}`;
-      await waitForHealth(baseB);
+      ({ proc: procA, base: baseA } = await startServer(env));
+      ({ proc: procB, base: baseB } = await startServer(env));
     });
     after(async () => {
       for (const c of clients) await c.close().catch(() => {});
       for (const p of [procA, procB]) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-      const { openDatabase } = await import('../../src/storage/open-database.ts');
-      const db = await openDatabase({ databaseUrl: url, schema, poolSize: 1, statementTimeoutMs: 10000 });
-      await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await db.close();
+      await dropTestSchemas([schema]);
     });
 
     test('a process announces its pushes to one started after it (client on B, written through A)', async () => {
@@ -108,10 +99,7 @@ if (url) {
     });
 
     test("a crashed process's clients lose their subscriptions once the window has passed", async () => {
-      const portC = await freePort();
-      const procC = larder([], { ...env, LARDER_PORT: String(portC) });
-      const baseC = `http://127.0.0.1:${portC}`;
-      await waitForHealth(baseC);
+      const { proc: procC, base: baseC } = await startServer(env);
       const id = `gone-${randomBytes(6).toString('hex')}`;
       const onC = await login(baseC, id);
       clients.push(onC);

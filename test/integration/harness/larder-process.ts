@@ -118,6 +118,15 @@ export async function waitForHealth(base: string, server?: Larder, timeoutMs = 1
   throw new Error(`${base}/health never answered 200 in ${timeoutMs} ms (last answer: ${last})${output()}`);
 }
 
+/** Starts a server (`larder` with no command) on a free port with `env` and waits until it is healthy. */
+export async function startServer(env: Record<string, string>): Promise<{ proc: Larder; base: string }> {
+  const port = await freePort();
+  const proc = larder([], { ...env, LARDER_PORT: String(port) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(base);
+  return { proc, base };
+}
+
 /** Runs `larder <args>` to completion: exit status and output. */
 export function runLarder(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: childEnv(env), encoding: 'utf8' });
