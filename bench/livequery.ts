@@ -27,7 +27,7 @@ import { encodeFrame } from '../src/modules/livequery/protocol/frame-codec.ts';
 import { CMD, GenericCommand, type Command } from '../src/modules/livequery/protocol/messages.ts';
 import { SubscriptionRegistry } from '../src/modules/livequery/store/subscription-registry.ts';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, redact } from './bench-database.ts';
-import { rssMb } from './memory-sampler.ts';
+import { settledRssMb } from './memory-sampler.ts';
 import { backendPids, cpuOf, cpuUsed } from './process-cpu.ts';
 import { RawHttpClient } from './raw-http.ts';
 import { BENCH_KEYS, startServer, type ServerProcess } from './server-process.ts';
@@ -109,11 +109,6 @@ async function commits(db: pg.Client): Promise<number> {
   return Number(rows[0].n);
 }
 
-async function settle(pid: number): Promise<number> {
-  await new Promise((r) => setTimeout(r, 3000));
-  return rssMb(pid) ?? NaN;
-}
-
 async function main(): Promise<void> {
   const url = benchDatabaseUrl();
   await ensureDatabase(url);
@@ -155,7 +150,7 @@ async function main(): Promise<void> {
       await loggedIn;
       sockets.push(ws);
     });
-    const rssConnected = await settle(server.pid);
+    const rssConnected = await settledRssMb(server.pid);
     const started = Date.now();
     const subsInRoom = new Array<number>(ROOMS).fill(0);
     await pool(CONNECTIONS * SUBS, 16, async (k) => {
@@ -165,7 +160,7 @@ async function main(): Promise<void> {
       await post(base, '/1.1/LiveQuery/subscribe', { query: { className: 'BenchRoom', where: { room: `r${room}` } }, id: `bench-${conn}` });
     });
     const subscribeSeconds = (Date.now() - started) / 1000;
-    const rssSubscribed = await settle(server.pid);
+    const rssSubscribed = await settledRssMb(server.pid);
     console.log(`subscribed ${CONNECTIONS * SUBS} in ${subscribeSeconds.toFixed(1)} s; server RSS ${rssConnected.toFixed(1)} MB -> ${rssSubscribed.toFixed(1)} MB = ${(((rssSubscribed - rssConnected) * 1024 * 1024) / (CONNECTIONS * SUBS)).toFixed(0)} bytes per subscription`);
 
     // Writes at a fixed rate, paced by the clock (not by timer ticks, which run late on a busy

@@ -23,6 +23,12 @@ export function rssMb(pid: number): number | undefined {
   }
 }
 
+/** RSS of a process in MB after it has been idle 3 s (allocator and GC settle); NaN when it is gone. */
+export async function settledRssMb(pid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 3000));
+  return rssMb(pid) ?? NaN;
+}
+
 /**
  * Samples the RSS of the server's processes on a timer while load runs. The pid list is asked
  * for at every tick, so a worker restarted by the cluster primary is still counted.

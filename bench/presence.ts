@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { benchDatabaseUrl, dropSchema, ensureDatabase, freshSchemaName, redact } from './bench-database.ts';
 import { runHttpLoad } from './http-load.ts';
-import { rssMb } from './memory-sampler.ts';
+import { settledRssMb } from './memory-sampler.ts';
 import { benchUsers, seedPresenceData, type BenchUser } from './presence-setup.ts';
 import { BENCH_KEYS, startServer, type ServerProcess } from './server-process.ts';
 
@@ -67,12 +67,6 @@ async function connectAll(base: string, users: readonly BenchUser[], parallel: n
   return sockets;
 }
 
-async function settle(pid: number): Promise<number> {
-  // RSS after the server has been idle a moment (allocator and GC settle).
-  await new Promise((r) => setTimeout(r, 3000));
-  return rssMb(pid) ?? NaN;
-}
-
 async function main(): Promise<void> {
   const url = benchDatabaseUrl();
   await ensureDatabase(url);
@@ -95,7 +89,7 @@ async function main(): Promise<void> {
     await seedPresenceData(url, schema, users, starUsers, friendUsers);
 
     const pid = server.pid;
-    const before = await settle(pid);
+    const before = await settledRssMb(pid);
     const received = new Map<string, number[]>();
     let expecting: { star: string; started: number } | undefined;
     const t0 = Date.now();
@@ -110,7 +104,7 @@ async function main(): Promise<void> {
       })),
     );
     const connectSec = (Date.now() - t0) / 1000;
-    const after = await settle(pid);
+    const after = await settledRssMb(pid);
     const perConnKb = ((after - before) * 1024) / CONNECTIONS;
     console.log(`connected ${CONNECTIONS} in ${connectSec.toFixed(1)} s; server RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB (${perConnKb.toFixed(1)} KB per connection)`);
 
