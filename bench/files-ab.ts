@@ -20,7 +20,7 @@
  * its turns too: bench/upload-floor.mjs, the least a plain Node server does for the same durable
  * upload (md5, write, link, both fsyncs; no database): how much of a side's CPU is its own.
  */
-import { createReadStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
+import { statCpuSeconds, threadCpu } from './process-cpu.ts';
 import { startUploadFloor } from './upload-floor-process.ts';
 import { dropSchema, ensureDatabase, freshSchemaName } from './bench-database.ts';
 import pg from 'pg';
@@ -67,33 +68,20 @@ function call(url: string, method: string, headers: Record<string, string>, body
 /** CPU ms per thread name (tid for the main thread: `main`) of a process. */
 function threadsMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = tid === String(pid) ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}:${tid}`;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
-    } catch {
-      // The thread ended.
-    }
+  for (const t of threadCpu(pid)) {
+    const name = t.tid === String(pid) ? 'main' : `${t.name}:${t.tid}`;
+    out.set(name, (out.get(name) ?? 0) + t.seconds * 1000);
   }
   return out;
 }
 
 /** CPU ms (user + system) of a process and of its main thread, plus that of `extra` processes (PostgreSQL backends) in `all`. */
 function cpuMs(pid: number, extra: readonly number[] = []): { all: number; main: number } {
-  const ticks = (path: string) => {
-    try {
-      const stat = readFileSync(path, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(f[11]) + Number(f[12])) * 10;
-    } catch {
-      return 0; // A backend that ended.
-    }
-  };
-  let all = ticks(`/proc/${pid}/stat`);
-  for (const b of extra) all += ticks(`/proc/${b}/stat`);
-  return { all, main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  // A backend that ended counts 0.
+  const ms = (path: string) => (statCpuSeconds(path) ?? 0) * 1000;
+  let all = ms(`/proc/${pid}/stat`);
+  for (const b of extra) all += ms(`/proc/${b}/stat`);
+  return { all, main: ms(`/proc/${pid}/task/${pid}/stat`) };
 }
 
 /** threadsMs of the server, with its PostgreSQL backends as one more "thread". */

@@ -8,14 +8,14 @@
  * the embedded engine's worker), so that two checkouts (--root) can be compared in alternating
  * runs on a loaded machine, where CPU moves much less than wall time.
  */
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { request, Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuOf, cpuUsed } from './process-cpu.ts';
+import { cpuOf, cpuUsed, threadCpu } from './process-cpu.ts';
 import { BENCH_KEYS, startServer } from './server-process.ts';
 
 const { values: flags } = parseArgs({ options: { n: { type: 'string', default: '40' }, root: { type: 'string' }, size: { type: 'string', default: '1048576' }, body: { type: 'string', default: 'file' } } });
@@ -36,20 +36,9 @@ function call(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
-/** CPU seconds per thread of a process (/proc/<pid>/task), keyed by thread id and name. */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      // The thread ended.
-    }
-  }
-  return out;
+/** CPU seconds per thread of a process, keyed by thread id and name. */
+function threadsByName(pid: number): Map<string, number> {
+  return new Map(threadCpu(pid).map((t) => [`${t.tid} ${t.name}`, t.seconds]));
 }
 
 const KEYS = { 'x-lc-id': BENCH_KEYS.appId, 'x-lc-key': BENCH_KEYS.appKey, 'content-type': 'application/json' };
@@ -85,9 +74,9 @@ async function main(): Promise<void> {
       if (got.body.length !== SIZE) throw new Error(`GET ${got.status} ${got.body.length}`);
     };
     for (let i = 0; i < 5; i++) await round(false);
-    const threads0 = threadCpu(server.pid);
+    const threads0 = threadsByName(server.pid);
     for (let i = 0; i < N; i++) await round(true);
-    const threads1 = threadCpu(server.pid);
+    const threads1 = threadsByName(server.pid);
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${N} files of ${SIZE} bytes; root ${flags.root ?? '.'}, PUT body from ${flags.body}`);
     const used = [...threads1].map(([k, v]) => [k, v - (threads0.get(k) ?? 0)] as const).filter(([, v]) => v > 0);

@@ -1,20 +1,41 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 
 /** CPU seconds (user + system) per process id. */
 export type CpuSnapshot = Map<number, number>;
 
-/** CPU seconds (user + system) of the given processes, from /proc/<pid>/stat. */
+/** The name and CPU seconds (user + system) in a /proc stat file (a process's or a thread's); undefined once it is gone. */
+function readStat(path: string): { name: string; seconds: number } | undefined {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(f[11]) + Number(f[12])) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) in a /proc stat file (a process's or a thread's); undefined once it is gone. */
+export function statCpuSeconds(path: string): number | undefined {
+  return readStat(path)?.seconds;
+}
+
+/** CPU seconds (user + system) of the given processes, from /proc/<pid>/stat (those gone are left out). */
 export function cpuOf(pids: readonly number[]): CpuSnapshot {
   const out: CpuSnapshot = new Map();
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      // The process ended.
-    }
+    const v = statCpuSeconds(`/proc/${pid}/stat`);
+    if (v !== undefined) out.set(pid, v);
+  }
+  return out;
+}
+
+/** The threads of a process (/proc/<pid>/task): id, name and CPU seconds so far; those that end meanwhile are left out. */
+export function threadCpu(pid: number): { tid: string; name: string; seconds: number }[] {
+  const out: { tid: string; name: string; seconds: number }[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const t = readStat(`/proc/${pid}/task/${tid}/stat`);
+    if (t) out.push({ tid, ...t });
   }
   return out;
 }
