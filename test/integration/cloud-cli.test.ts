@@ -7,11 +7,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { loadAppKeys } from '../../src/auth/app-keys.ts';
-import { openConfiguredDatabase } from '../../src/cli/serve.ts';
 import { HookList } from '../../src/cloud/hook-list.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openApp } from '../../src/open-app.ts';
-import type { Database } from '../../src/storage/database.ts';
+import { withCommandDb } from './harness/command-database.ts';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
 import { startFakeEngine, type FakeEngine } from './harness/fake-engine.ts';
 import { tempDir } from './harness/import-helpers.ts';
@@ -19,18 +16,6 @@ import { dropTestSchemas, runBin } from './harness/larder-process.ts';
 
 const schemas: string[] = [];
 after(() => dropTestSchemas(schemas));
-
-/** Opens the command's database (closed again before a command runs: PGlite has one owner). */
-async function withDb<T>(env: Record<string, string>, work: (db: Database) => Promise<T>): Promise<T> {
-  const { db, lock } = await openConfiguredDatabase({ ...loadConfig(env, {}), poolSize: 2 });
-  try {
-    await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 60_000 });
-    return await work(db);
-  } finally {
-    await db.close();
-    lock?.release();
-  }
-}
 
 forEachEngine('larder engine / larder schedule (the commands, bin/larder.js)', (h) => {
   let fake: FakeEngine;
@@ -41,7 +26,7 @@ forEachEngine('larder engine / larder schedule (the commands, bin/larder.js)', (
     if (h().engine === 'postgres') schemas.push(schema);
     env = h().engine === 'pglite' ? { LARDER_DATA_DIR: tempDir('larder-cloud-cli-') } : { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', LARDER_DB_SCHEMA: schema };
     // A started server stores its keys; the commands sign their engine calls with them.
-    await withDb(env, async (db) => void (await loadAppKeys(db, { ...TEST_KEYS, hookKey: 'cli-hook-key' })));
+    await withCommandDb(env, async (db) => void (await loadAppKeys(db, { ...TEST_KEYS, hookKey: 'cli-hook-key' })));
   });
   after(async () => {
     await fake?.close();
@@ -58,7 +43,7 @@ forEachEngine('larder engine / larder schedule (the commands, bin/larder.js)', (
     assert.equal(asked.length, 1);
     assert.equal(asked[0].headers['x-lc-id'], TEST_KEYS.appId);
     assert.match(String(asked[0].headers['x-lc-sign']), /^[0-9a-f]{32},\d+,master$/);
-    const stored = await withDb(env, async (db) => {
+    const stored = await withCommandDb(env, async (db) => {
       const list = new HookList();
       await list.load(db);
       return list.snapshot().names;

@@ -9,13 +9,10 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { openConfiguredDatabase } from '../../src/cli/serve.ts';
-import { loadConfig } from '../../src/config.ts';
 import { LocalDiskStore } from '../../src/modules/files/local-disk-store.ts';
-import { openApp } from '../../src/open-app.ts';
 import { sql } from '../../src/sql/fragment.ts';
-import type { Database } from '../../src/storage/database.ts';
-import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
+import { withCommandDb } from './harness/command-database.ts';
+import { forEachEngine } from './harness/engines.ts';
 import { tempDir } from './harness/import-helpers.ts';
 import { dropTestSchemas, runBin } from './harness/larder-process.ts';
 
@@ -33,19 +30,6 @@ function fileDomain(): Server {
     if (kind === 'redirect') return res.writeHead(302, { location: `/ok/${name}` }).end();
     res.writeHead(404).end('no such file');
   });
-}
-
-/** Opens the database the command uses (closing it before the command runs: PGlite has one owner). */
-async function withDb<T>(env: Record<string, string>, work: (db: Database) => Promise<T>): Promise<T> {
-  const config = loadConfig(env, {});
-  const { db, lock } = await openConfiguredDatabase({ ...config, poolSize: 2 });
-  try {
-    await openApp({ db, keys: TEST_KEYS, masterSignWindowMs: 60_000 });
-    return await work(db);
-  } finally {
-    await db.close();
-    lock?.release();
-  }
 }
 
 // Schemas of runs whose own cleanup did not happen (a failed assertion).
@@ -71,7 +55,7 @@ forEachEngine('larder files pull (the command, bin/larder.js)', (h) => {
       LARDER_FILES_DIR: filesDir,
       LARDER_PUBLIC_URL: PUBLIC_URL,
     };
-    await withDb(env, async (db) => {
+    await withCommandDb(env, async (db) => {
       const insert = async (id: string, name: string, url: string, meta: Record<string, unknown>) => {
         const data = { name, url, mime_type: 'application/octet-stream', bucket: 'lc', metaData: { owner: 'unknown', ...meta } };
         await db.query(sql`INSERT INTO "_File" ("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)
@@ -104,7 +88,7 @@ forEachEngine('larder files pull (the command, bin/larder.js)', (h) => {
     assert.equal(res.status, 0, res.stdout + res.stderr);
     for (const id of ['c000000000000000000000a1', 'c000000000000000000000b2', 'c000000000000000000000d4']) assert.match(res.stdout, new RegExp(`^${id}  \\d+  http`, 'm'));
     assert.match(res.stdout, /dry run: 3 files .* would move; 0 are already stored here\. Nothing was changed\./);
-    const urls = await withDb(env, (db) => db.query<{ url: string }>(sql`SELECT data->>'url' AS url FROM "_File"`));
+    const urls = await withCommandDb(env, (db) => db.query<{ url: string }>(sql`SELECT data->>'url' AS url FROM "_File"`));
     assert.ok(urls.every((r) => r.url.startsWith(origin)));
   });
 
@@ -115,7 +99,7 @@ forEachEngine('larder files pull (the command, bin/larder.js)', (h) => {
     assert.match(res.stdout, /moved 2 files \(0\.1 MB\) in [\d.]+ s; 1 failed; 0 were already stored here\./);
     assert.match(res.stdout, /Run 'larder files pull' again to retry the failed files\./);
 
-    const rows = await withDb(env, (db) => db.query<{ id: string; url: string; size: string; md5: string; blob: string | null }>(sql`SELECT f."objectId" AS id, f.data->>'url' AS url,
+    const rows = await withCommandDb(env, (db) => db.query<{ id: string; url: string; size: string; md5: string; blob: string | null }>(sql`SELECT f."objectId" AS id, f.data->>'url' AS url,
       f.data->'metaData'->>'size' AS size, f.data->'metaData'->>'_checksum' AS md5, l.blob FROM "_File" f LEFT JOIN _larder_files l ON l.object_id = f."objectId" ORDER BY 1`));
     const store = await LocalDiskStore.open(filesDir);
     try {
