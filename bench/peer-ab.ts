@@ -1,7 +1,7 @@
 /**
  * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
  *   [--only b,c,h,e2,a] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]
- *   [--env-a K=V,K=V] [--env-b K=V,K=V]`
+ *   [--env-a K=V,K=V] [--env-b K=V,K=V] [--db-set-a k=v,k=v] [--db-set-b k=v,k=v]`
  *
  * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
  * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) and of its
@@ -22,7 +22,8 @@
  * directory a Larder server of either build seeded with the peer bench (bench.js against it, then
  * the index on `n` through the admin endpoint, server stopped); the CPU is the server process's,
  * which runs the database too (the pg column stays 0).
- * `--env-a`/`--env-b` add server settings to one side (one checkout against itself: `--root .`).
+ * `--env-a`/`--env-b` add server settings to one side (one checkout against itself: `--root .`);
+ * `--db-set-a`/`--db-set-b` PostgreSQL settings of one side's database copy (ALTER DATABASE SET).
  * Each round also prints the database's commits per request (statements, for the writes).
  * For tuning by hand; not part of `npm run bench`.
  */
@@ -169,6 +170,14 @@ async function main(): Promise<void> {
         await admin(base + 'postgres', async (c) => {
           await c.query(`DROP DATABASE IF EXISTS "${db}"`);
           await c.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+          // `--db-set-b random_page_cost=1.1`: a setting of B's copy for every session on it
+          // (ALTER DATABASE ... SET), for measuring a planner setting without a build of its own.
+          const set = arg(label === 'A' ? '--db-set-a' : '--db-set-b', '');
+          for (const kv of set ? set.split(',') : []) {
+            const [k, v] = kv.split('=');
+            if (!/^[a-z_]+$/.test(k) || !/^[\w.]+$/.test(v)) throw new Error(`bad setting ${kv}`);
+            await c.query(`ALTER DATABASE "${db}" SET ${k} = '${v}'`);
+          }
         });
       }
       if (profDir && label === 'B') mkdirSync(profDir, { recursive: true });
