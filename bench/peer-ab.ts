@@ -1,7 +1,8 @@
 /**
  * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
  *   [--only b,c,h,e2,a] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]
- *   [--env-a K=V,K=V] [--env-b K=V,K=V] [--db-set-a k=v,k=v] [--db-set-b k=v,k=v]`
+ *   [--env-a K=V,K=V] [--env-b K=V,K=V] [--db-set-a k=v,k=v] [--db-set-b k=v,k=v]
+ *   [--simultaneous]`
  *
  * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
  * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) and of its
@@ -17,7 +18,8 @@
  * its PostgreSQL backends (from /proc/<pid>/stat), which moves much less than req/s on a shared
  * machine. `--interleave` runs every workload in every round (rounds outer), so that an unchanged
  * workload is a control measured at the same times as the changed one; by default each workload
- * runs all its rounds in turn. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
+ * runs all its rounds in turn. `--simultaneous` loads A and B at the same time in each round (each
+ * with its own connections), so that both meet the same load from the rest of the machine. `--prof <dir>` CPU-profiles B (node --cpu-prof) and prints its hottest functions.
  * `--pglite <data dir>` instead of `--template`: the embedded engine, on two copies of a PGlite data
  * directory a Larder server of either build seeded with the peer bench (bench.js against it, then
  * the index on `n` through the admin endpoint, server stopped); the CPU is the server process's,
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
   const only = arg('--only', 'c,h').split(',');
   const rounds = Number(arg('--rounds', '6'));
   const interleave = process.argv.includes('--interleave');
+  const simultaneous = process.argv.includes('--simultaneous');
   const secs = Number(arg('--duration', '5'));
   const workers = Number(arg('--workers', '1'));
   const connections = Number(arg('--connections', '32'));
@@ -250,7 +253,7 @@ async function main(): Promise<void> {
     }
     const round = async (key: string, i: number) => {
       const extra = WORK[key];
-      for (const s of i % 2 ? [...sides].reverse() : sides) {
+      const one = async (s: Side) => {
         const serverPids = [s.server.pid, ...s.server.workerPids()];
         const pg0 = s.pool ? await backendPids(s.pool) : [];
         // Commits of the database in the round (PostgreSQL publishes a backend's counts within a second).
@@ -272,7 +275,10 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1100));
         const perCommit = s.pool ? ` commits ${((await commits()) - c0 - 2) / Math.max(1, res.ok)}`.slice(0, 17) + ' per request' : '';
         console.log(`  round ${i + 1} ${s.label} ${key}: ${Math.round(res.ok / res.secs)}/s larder ${Math.round((cpuUsed(before, after, serverPids) * 1e6) / Math.max(1, res.ok))} us pg ${Math.round((cpuUsed(before, after, pgPids) * 1e6) / Math.max(1, res.ok))} us${perCommit}, p50 ${res.p50} ms, p99 ${res.p99} ms`);
-      }
+      };
+      // --simultaneous: both sides loaded at once, so both meet the machine's load of the moment.
+      if (simultaneous) await Promise.all(sides.map(one));
+      else for (const s of i % 2 ? [...sides].reverse() : sides) await one(s);
     };
     const summary = (key: string) => {
       const per = (s: Side, m: Map<string, number>) => Math.round(((m.get(key) ?? 0) * 1e6) / Math.max(1, s.ok.get(key) ?? 0));
