@@ -121,7 +121,7 @@ async function serveOne(config: Config, logger: Logger, print: (line: string) =>
       masterSignWindowMs: config.masterSignWindowMs,
       // Links in mails point at LARDER_PUBLIC_URL, else at this server; never at a request's Host
       // header, which a client controls (a reset link to another host would leak its token).
-      mailer: mailerFromConfig(config, publicBaseUrl(config), logger),
+      mailer: await mailerFromConfig(config, publicBaseUrl(config), logger),
       smsSender: smsSenderFromConfig(config, logger),
       cloud,
       processes: workerCount(config),

@@ -5,7 +5,7 @@
  * the request has been answered (`later`), so that neither the answer nor its timing tells a
  * client whether an address belongs to an account; `idle()` lets shutdown and tests wait for them.
  */
-import { createTransport } from 'nodemailer';
+import type { createTransport as CreateTransport } from 'nodemailer';
 import { ConfigError, urlSetting } from '../config.ts';
 import type { Logger } from '../log.ts';
 
@@ -25,6 +25,8 @@ export interface MailerOptions {
   /** Base URL of the links in mails (LARDER_PUBLIC_URL, or the listening address). */
   readonly linkBaseUrl: string;
   readonly logger: Logger;
+  /** nodemailer's, loaded by `mailerFromConfig` only when mail is configured. */
+  readonly createTransport: typeof CreateTransport;
 }
 
 // A stuck SMTP server must not hold a shutdown (or a test) for nodemailer's default minutes.
@@ -45,7 +47,7 @@ export class Mailer {
     this.from = opts.from;
     this.linkBaseUrl = opts.linkBaseUrl.replace(/\/+$/, '');
     this.logger = opts.logger;
-    this.transport = createTransport({
+    this.transport = opts.createTransport({
       url: opts.smtpUrl,
       connectionTimeout: CONNECTION_TIMEOUT_MS,
       greetingTimeout: CONNECTION_TIMEOUT_MS,
@@ -99,8 +101,14 @@ export function checkMailConfig(config: MailConfig): { smtpUrl: string; from: st
   return { smtpUrl, from: config.mailFrom };
 }
 
-/** The mailer of a configuration, or undefined when no SMTP server is configured. */
-export function mailerFromConfig(config: MailConfig, linkBaseUrl: string, logger: Logger): Mailer | undefined {
+/**
+ * The mailer of a configuration, or undefined when no SMTP server is configured. nodemailer
+ * (3 MB of heap, 16 MB resident) is loaded only then: a server without mail never needs it, and
+ * every process pays for its heap on every request (docs/benchmarks.md, "Cloud code").
+ */
+export async function mailerFromConfig(config: MailConfig, linkBaseUrl: string, logger: Logger): Promise<Mailer | undefined> {
   const mail = checkMailConfig(config);
-  return mail && new Mailer({ smtpUrl: mail.smtpUrl, from: mail.from, linkBaseUrl, logger });
+  if (!mail) return undefined;
+  const { createTransport } = await import('nodemailer');
+  return new Mailer({ smtpUrl: mail.smtpUrl, from: mail.from, linkBaseUrl, logger, createTransport });
 }

@@ -36,10 +36,10 @@ test('bad SMS and mail settings are configuration errors', () => {
   }
 });
 
-test('a mailer exists only with an SMTP URL and a sender address', () => {
-  assert.equal(mailerFromConfig(loadConfig({}, {}), 'http://x', logger), undefined);
+test('a mailer exists only with an SMTP URL and a sender address', async () => {
+  assert.equal(await mailerFromConfig(loadConfig({}, {}), 'http://x', logger), undefined);
   const config = loadConfig({ LARDER_SMTP_URL: 'smtps://u:p@mail.example:465', LARDER_MAIL_FROM: 'App <no-reply@example.com>' }, {});
-  const mailer = mailerFromConfig(config, 'https://api.example.com/', logger);
+  const mailer = await mailerFromConfig(config, 'https://api.example.com/', logger);
   assert.equal(mailer?.from, 'App <no-reply@example.com>');
   assert.equal(mailer?.linkBaseUrl, 'https://api.example.com');
   mailer?.close();

@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
 import { ApiError } from '../../module-api/errors.ts';
 import { sizeOf, type FileRecord } from './file-records.ts';
 import { etagMatches } from './file-headers.ts';
 import type { FilesService } from './files-service.ts';
 import { parseImageView, viewId, type ImageView, type ThumbnailFormat } from './image-view.ts';
 import { filesError } from './files-errors.ts';
+
+/**
+ * sharp (libvips, about 30 MB of resident memory and 2.5 MB of heap) is loaded by the first
+ * thumbnail, not at start-up: most servers never make one, and every process pays for its heap
+ * on every request (docs/benchmarks.md, "Cloud code").
+ */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+function loadSharp(): Promise<typeof import('sharp')> {
+  sharpModule ??= import('sharp');
+  return sharpModule;
+}
 
 /** Input formats thumbnails are made from: raster images only (no SVG or PDF rendering). */
 const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
@@ -51,6 +61,7 @@ async function readAll(svc: FilesService, row: FileRecord): Promise<Buffer> {
 export async function makeThumbnail(svc: FilesService, row: FileRecord, view: ImageView, format: ThumbnailFormat): Promise<Buffer> {
   if (sizeOf(row) > svc.opts.thumbnailMaxInputBytes) throw filesError('imageTooLarge', `The image is larger than ${svc.opts.thumbnailMaxInputBytes} bytes, the most a thumbnail is made from.`);
   const input = await readAll(svc, row);
+  const { default: sharp } = await loadSharp();
   const limit = svc.opts.thumbnailMaxPixels;
   const meta = await sharp(input, { limitInputPixels: false }).metadata().catch(() => undefined);
   if (!meta || !meta.format || !RASTER.has(meta.format) || !meta.width || !meta.height) throw filesError('notAnImage');

@@ -2,6 +2,7 @@
 // with a small MIME reader for the single-part text mails Larder sends (quoted-printable or
 // base64 bodies, RFC 2047 subjects). Tests point a Mailer at it with a user and password, read
 // the mail Larder actually sent, and follow its link.
+import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { Mailer } from '../../../src/mail/mailer.ts';
 import { createLogger } from '../../../src/log.ts';
@@ -110,7 +111,7 @@ export class SmtpCapture {
 
   /** A Larder mailer that sends here, with links to `linkBaseUrl`. */
   mailer(linkBaseUrl: string): Mailer {
-    return new Mailer({ smtpUrl: this.url(), from: 'Larder Test <no-reply@larder.test>', linkBaseUrl, logger: createLogger('silent') });
+    return new Mailer({ smtpUrl: this.url(), from: 'Larder Test <no-reply@larder.test>', linkBaseUrl, logger: createLogger('silent'), createTransport });
   }
 
   /** Waits for the next mail to `to` that arrives after `since` mails were received. */
