@@ -4,7 +4,7 @@
  * `cron-parser` library: 5 fields (minute first) or 6 fields (second first, as LeanCloud's
  * console wrote them, `?` accepted), evaluated in an IANA time zone (UTC by default).
  */
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
 import { ApiError } from '../errors/api-error.ts';
 import { isPlainObject } from '../model/plain-object.ts';
 
@@ -23,15 +23,28 @@ const MAX_CRON = 200;
 const MAX_PARAMS_BYTES = 64 * 1024;
 const KEYS = new Set(['function', 'cron', 'timezone', 'params', 'production', 'enabled']);
 
+/**
+ * cron-parser (with Luxon, 1.6 MB of heap) is loaded by the first cron expression read, not at
+ * start-up: a server without schedules never needs it, and every process pays for its heap on
+ * every request (docs/benchmarks.md, "Cloud code"). It is a CommonJS package, so `require` loads
+ * the same module an import would, and callers stay synchronous.
+ */
+let cronParser: typeof import('cron-parser').CronExpressionParser | undefined;
+function loadCronParser(): typeof import('cron-parser').CronExpressionParser {
+  cronParser ??= (createRequire(import.meta.url)('cron-parser') as typeof import('cron-parser')).CronExpressionParser;
+  return cronParser;
+}
+
 function bad(message: string): ApiError {
   return new ApiError('invalidSchedule', `Invalid scheduled function: ${message}`);
 }
 
 /** The tick after `after` (exclusive); throws 'invalidSchedule' for an expression that never fires. */
 export function nextTick(cron: string, timezone: string, after: Date): Date {
+  const parser = loadCronParser();
   let expr;
   try {
-    expr = CronExpressionParser.parse(cron, { currentDate: after, tz: timezone });
+    expr = parser.parse(cron, { currentDate: after, tz: timezone });
   } catch (err) {
     throw bad(`cron expression '${cron}': ${(err as Error).message}`);
   }

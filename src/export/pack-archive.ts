@@ -7,7 +7,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { pack as tarPack } from 'tar-stream';
 
 /** One entry: its name in the archive and the file that holds its bytes. */
 export interface PackEntry {
@@ -18,6 +17,9 @@ export interface PackEntry {
 /** Writes the archive and returns its size in bytes. */
 export async function packArchive(entries: readonly PackEntry[], outPath: string, mtime: Date): Promise<number> {
   const part = `${outPath}.part`;
+  // Loaded by the first export, not at start-up: most processes never pack one, and every
+  // process pays for its heap on every request (docs/benchmarks.md, "Cloud code").
+  const { pack: tarPack } = await import('tar-stream');
   const pack = tarPack();
   const written = pipeline(pack, createGzip(), createWriteStream(part));
   try {
