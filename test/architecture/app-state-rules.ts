@@ -35,6 +35,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/storage/pool-metrics.ts: pools': 'weak references to open pools for the process-wide /metrics gauge',
   'src/storage/pglite-worker.mjs: preparedNames': 'inside the embedded engine worker thread (one database)',
   'src/storage/pglite-worker.mjs: listening': 'inside the embedded engine worker thread (one database): its channels',
+  'src/cloud/engine-request.ts: checkedNames': 'header names already checked (a pure function of the name), bounded',
   'src/export/export-worker.ts: liveOwners': 'lease owners alive in this process: a lease names a process',
 };
 
