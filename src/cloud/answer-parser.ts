@@ -9,6 +9,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Status and headers of an answer. */
 export interface AnswerHead {
   readonly status: number;
+  /**
+   * The headers Larder reads (KEPT: framing, content type, cache control, cookies), lower-cased;
+   * the engine's others (Date, Keep-Alive, X-Powered-By, its CORS headers...) are never passed
+   * back, so they are not stored.
+   */
   readonly headers: IncomingHttpHeaders;
   /** False when the engine will close the connection (or must not be sent another request on it). */
   readonly keepAlive: boolean;
@@ -30,17 +35,33 @@ const EMPTY = Buffer.alloc(0);
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'close' | 'done';
 
 /**
- * Header names engine answers carry (Express and LeanEngine's), by length, each lower-cased and
- * as Node's server spells it. A name among them is matched in place, in either spelling, and
- * stored under the lower-cased constant: slicing and lower-casing each name and then finding it
- * in V8's string table, to use it as a key, was a tenth of Larder's own work per forwarded call,
- * and lower-casing the whole head to match names against was a third of what was left of this
- * parser's time (docs/benchmarks.md, "Cloud code").
+ * The answer headers anyone reads: the parser (framing, keep-alive), the engine client and the
+ * routes (content type and length, cache control and cookies passed back: function-forwarding.ts).
+ * The rest are skipped unread: making each one a property of a fresh object and slicing its
+ * value was most of this parser's time per answer, which runs once per engine call
+ * (docs/benchmarks.md, "Cloud code").
  */
-const COMMON_NAMES: readonly (readonly (readonly [lower: string, spelled: string])[] | undefined)[] = (() => {
-  const byLength: [string, string][][] = [];
-  const names = ['Content-Type', 'Content-Length', 'Connection', 'Keep-Alive', 'Date', 'ETag', 'X-Powered-By', 'Access-Control-Allow-Origin', 'Set-Cookie', 'Cache-Control', 'Transfer-Encoding', 'Vary'];
-  for (const n of names) (byLength[n.length] ??= []).push([n.toLowerCase(), n]);
+const KEPT = ['Content-Type', 'Content-Length', 'Connection', 'Set-Cookie', 'Cache-Control', 'Transfer-Encoding'];
+const KEPT_LOWER: ReadonlySet<string> = new Set(KEPT.map((n) => n.toLowerCase()));
+/** Name lengths of KEPT: a name of any other length is skipped without being read. */
+const KEPT_LENGTH: readonly boolean[] = (() => {
+  const byLength: boolean[] = [];
+  for (const n of KEPT) byLength[n.length] = true;
+  return byLength;
+})();
+
+/**
+ * Header names engine answers carry (Express and LeanEngine's), by length, each lower-cased, as
+ * Node's server spells it, and whether it is KEPT. A name among them is matched in place, in
+ * either spelling: slicing and lower-casing each name and then finding it in V8's string table,
+ * to use it as a key, was a tenth of Larder's own work per forwarded call, and lower-casing the
+ * whole head to match names against was a third of what was left of this parser's time
+ * (docs/benchmarks.md, "Cloud code").
+ */
+const COMMON_NAMES: readonly (readonly (readonly [lower: string, spelled: string, kept: boolean])[] | undefined)[] = (() => {
+  const byLength: [string, string, boolean][][] = [];
+  const names = [...KEPT, 'Keep-Alive', 'Date', 'ETag', 'X-Powered-By', 'Access-Control-Allow-Origin', 'Vary'];
+  for (const n of names) (byLength[n.length] ??= []).push([n.toLowerCase(), n, KEPT_LOWER.has(n.toLowerCase())]);
   return byLength;
 })();
 
@@ -50,14 +71,20 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * The lower-cased, trimmed name of the header field at `pos`..`colon` of `text` (latin1: letters
- * lower-case one for one, so matching a known spelling exactly is matching it case-insensitively).
+ * The lower-cased, trimmed name of the header field at `pos`..`colon` of `text` when it is KEPT,
+ * else undefined (latin1: letters lower-case one for one, so matching a known spelling exactly is
+ * matching it case-insensitively).
  */
-function headerName(text: string, pos: number, colon: number): string {
-  if (isSpace(text.charCodeAt(pos)) || isSpace(text.charCodeAt(colon - 1))) return text.slice(pos, colon).trim().toLowerCase();
+function keptName(text: string, pos: number, colon: number): string | undefined {
+  if (isSpace(text.charCodeAt(pos)) || isSpace(text.charCodeAt(colon - 1))) {
+    const name = text.slice(pos, colon).trim().toLowerCase();
+    return KEPT_LOWER.has(name) ? name : undefined;
+  }
   const common = COMMON_NAMES[colon - pos];
-  if (common) for (const [lower, spelled] of common) if (text.startsWith(spelled, pos) || text.startsWith(lower, pos)) return lower;
-  return text.slice(pos, colon).toLowerCase();
+  if (common) for (const [lower, spelled, kept] of common) if (text.startsWith(spelled, pos) || text.startsWith(lower, pos)) return kept ? lower : undefined;
+  if (!KEPT_LENGTH[colon - pos]) return undefined;
+  const name = text.slice(pos, colon).toLowerCase();
+  return KEPT_LOWER.has(name) ? name : undefined;
 }
 
 /** Character codes of the status line's fixed parts. */
@@ -85,7 +112,7 @@ function statusLine(text: string, eol: number): { minor: number; status: number 
 }
 
 /**
- * The status line and header fields of `text` (the head without its final CRLF CRLF). Walks the
+ * The status line and the KEPT header fields of `text` (the head without its final CRLF CRLF). Walks the
  * lines in place rather than splitting them into an array: this runs once per engine call.
  */
 function parseHead(text: string): { status: number; headers: IncomingHttpHeaders; keepAlive: boolean } | undefined {
@@ -100,7 +127,8 @@ function parseHead(text: string): { status: number; headers: IncomingHttpHeaders
     if (eol < 0) eol = end;
     const colon = text.indexOf(':', pos);
     if (colon <= pos || colon > eol) return undefined;
-    const name = headerName(text, pos, colon);
+    const name = keptName(text, pos, colon);
+    if (name === undefined) continue;
     // Trimmed by bounds, one slice per value (trim on a slice would make two strings).
     let from = colon + 1;
     let to = eol;
