@@ -5,6 +5,23 @@ interface Compiled {
   segments: string[];
   /** Literal (non-parameter) segments: a literal beats a parameter. */
   statics: number;
+  /** Position in the table: candidates are tried in table order. */
+  index: number;
+}
+
+/** How many leading segments key the routes (the version and the family: `1.1/classes`). */
+const KEY_SEGMENTS = 2;
+
+/** The key of a path's or a pattern's leading segments. */
+function keyOf(segments: readonly string[]): string {
+  return segments.slice(0, KEY_SEGMENTS).join('/');
+}
+
+/** Two candidate lists, each in table order, merged in table order. */
+function merged(a: readonly Compiled[], b: readonly Compiled[]): readonly Compiled[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  return [...a, ...b].sort((x, y) => x.index - y.index);
 }
 
 /** The result of matching a method and path. */
@@ -23,17 +40,28 @@ function split(path: string): string[] {
  */
 export class RouteTable {
   private readonly compiled: Compiled[] = [];
-  /** The routes by segment count, in table order: only those can match a path (issue 16). */
-  private readonly byLength = new Map<number, Compiled[]>();
+  /**
+   * The routes whose leading segments are literal, by segment count and those segments, in table
+   * order: only those can match a path (issue 16). Trying every route of the path's length (46
+   * of three segments, one object made per try) was a per-cent of a create's CPU
+   * (docs/benchmarks.md, "Cloud code").
+   */
+  private readonly byKey = new Map<number, Map<string, Compiled[]>>();
+  /** The routes with a parameter among their leading segments, by segment count, in table order. */
+  private readonly wild = new Map<number, Compiled[]>();
 
   constructor(routes: readonly Route[]) {
     for (const r of routes) {
       const segments = split(r.path);
-      const c: Compiled = { route: r, segments, statics: segments.filter((x) => !x.startsWith(':')).length };
+      const c: Compiled = { route: r, segments, statics: segments.filter((x) => !x.startsWith(':')).length, index: this.compiled.length };
       this.compiled.push(c);
-      const same = this.byLength.get(segments.length);
-      if (same) same.push(c);
-      else this.byLength.set(segments.length, [c]);
+      const n = segments.length;
+      if (segments.slice(0, KEY_SEGMENTS).some((x) => x.startsWith(':'))) push(this.wild, n, c);
+      else {
+        let keyed = this.byKey.get(n);
+        if (!keyed) this.byKey.set(n, (keyed = new Map()));
+        push(keyed, keyOf(segments), c);
+      }
     }
   }
 
@@ -57,7 +85,8 @@ export class RouteTable {
     }
     const allowed: Method[] = [];
     let best: { route: Route; params: Record<string, string>; statics: number } | undefined;
-    for (const c of this.byLength.get(segs.length) ?? []) {
+    const candidates = merged(this.byKey.get(segs.length)?.get(keyOf(segs)) ?? [], this.wild.get(segs.length) ?? []);
+    for (const c of candidates) {
       const params = matchSegments(c.segments, segs);
       if (!params) continue;
       if (c.route.method !== method) {
@@ -72,8 +101,17 @@ export class RouteTable {
   }
 }
 
+/** Adds a route to the list under `key`. */
+function push<K>(lists: Map<K, Compiled[]>, key: K, c: Compiled): void {
+  const list = lists.get(key);
+  if (list) list.push(c);
+  else lists.set(key, [c]);
+}
+
 function matchSegments(pattern: string[], segs: string[]): Record<string, string> | undefined {
   if (pattern.length !== segs.length) return undefined;
+  // Literals first: most candidates fail on one, and then no parameter object is made.
+  for (let i = 0; i < pattern.length; i++) if (pattern[i] !== segs[i] && !pattern[i].startsWith(':')) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i];
