@@ -24,7 +24,7 @@ const MAX_PARAMS_BYTES = 64 * 1024;
 const KEYS = new Set(['function', 'cron', 'timezone', 'params', 'production', 'enabled']);
 
 /**
- * cron-parser (with Luxon, 1.6 MB of heap) is loaded by the first cron expression read, not at
+ * cron-parser (with Luxon, 1.4 MB of heap) is loaded by the first cron expression read, not at
  * start-up: a server without schedules never needs it, and every process pays for its heap on
  * every request (docs/benchmarks.md, "Cloud code"). It is a CommonJS package, so `require` loads
  * the same module an import would, and callers stay synchronous.
