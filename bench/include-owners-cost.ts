@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { interleavedRounds } from './interleaved-rounds.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -167,23 +168,11 @@ async function main(): Promise<void> {
       if (!same) throw new Error(`${n} differs from now at x=${x}`);
     }
   }
-  const per: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
-  for (let r = 0; r < rounds; r++) {
-    const sum: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-    for (let i = 0; i < runs; i++) {
-      const order = [...names];
-      for (let k = order.length - 1; k > 0; k--) {
-        const j = Math.floor(Math.random() * (k + 1));
-        [order[k], order[j]] = [order[j], order[k]];
-      }
-      for (const n of order) {
-        const before = cpuNs(pid);
-        await run(n, Math.floor(Math.random() * 9900));
-        sum[n] += cpuNs(pid) - before;
-      }
-    }
-    for (const n of names) per[n].push(sum[n]);
-  }
+  const per = await interleavedRounds(names, rounds, runs, async (n) => {
+    const before = cpuNs(pid);
+    await run(n, Math.floor(Math.random() * 9900));
+    return cpuNs(pid) - before;
+  });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`${rounds} rounds x ${runs} executions, load ${load}`);
   const base = per.now.map((ns) => ns / runs / 1000);

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { arg } from './cli-args.ts';
+import { interleavedRounds } from './interleaved-rounds.ts';
 
 const FILTER = `((((data->>'n')::numeric) >= $2::numeric AND ((data->>'n')::numeric) < $3::numeric)) AND rperm && '{*}'::text[]`;
 const ORDER = `((data->>'score')::numeric) DESC NULLS LAST, "objectId" DESC`;
@@ -118,29 +119,17 @@ async function main(): Promise<void> {
       if (got !== want && n !== 'noSort' && n !== 'trivial' && !n.startsWith('folded')) throw new Error(`${n} differs from ${names[0]} at x=${x}`);
     }
   }
-  const per: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   // Interleaved per execution, each variant on its own random x (a variant run on an x that the
   // previous one just read finds its pages in the CPU caches: about 35 us cheaper), in a fresh
-  // random order each time (a statement's tail, work after its answer reached the client, lands
-  // on whichever runs next). A round is `runs` executions of each.
-  for (let r = 0; r < rounds; r++) {
-    const sum: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-    for (let i = 0; i < runs; i++) {
-      const order = [...names];
-      for (let k = order.length - 1; k > 0; k--) {
-        const j = Math.floor(Math.random() * (k + 1));
-        [order[k], order[j]] = [order[j], order[k]];
-      }
-      for (const n of order) {
-        if (n === 'noPrefetch') await c.query('SET effective_io_concurrency = 0');
-        const before = cpuNs(pid);
-        await run(n, Math.floor(Math.random() * 9900));
-        sum[n] += cpuNs(pid) - before;
-        if (n === 'noPrefetch') await c.query('RESET effective_io_concurrency');
-      }
-    }
-    for (const n of names) per[n].push(sum[n]);
-  }
+  // random order each time. A round is `runs` executions of each.
+  const per = await interleavedRounds(names, rounds, runs, async (n) => {
+    if (n === 'noPrefetch') await c.query('SET effective_io_concurrency = 0');
+    const before = cpuNs(pid);
+    await run(n, Math.floor(Math.random() * 9900));
+    const used = cpuNs(pid) - before;
+    if (n === 'noPrefetch') await c.query('RESET effective_io_concurrency');
+    return used;
+  });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`${rounds} rounds x ${runs} executions, load ${load}`);
   for (const n of names) {
