@@ -1,11 +1,12 @@
 /**
  * `tsx bench/peer-ab.ts --root <baseline checkout> (--template <database> | --pglite <data dir>)
- *   [--only b,c,h,e2,a] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]
+ *   [--only b,c,h,d,e2,a] [--rounds 6] [--duration 5] [--workers 1] [--connections 32] [--prof <dir>] [--interleave]
  *   [--env-a K=V,K=V] [--env-b K=V,K=V] [--db-set-a k=v,k=v] [--db-set-b k=v,k=v]
  *   [--simultaneous]`
  *
  * A/B of the peer bench's read queries (../shared/peer-bench: b = get by id, c = `n` in a window of
- * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User) and of its
+ * 100, `order=-score`, limit 20; h = the same with `include=owner`, a Pointer to _User; d = `tags`
+ * `$in` two random tags, `count=1`, limit 20) and of its
  * writes e2 (`PUT /1.1/classes/Bench/<random id>` with `{"counter":{"__op":"Increment","amount":1}}`
  * over all 10,000 objects) and a (a create in BenchW, the peer bench's body) between a
  * baseline checkout (A) and this one (B), on two copies of one database the peer bench seeded
@@ -48,8 +49,15 @@ function rangePath(x: number, extra: string): string {
   return `/1.1/classes/Bench?where=${where}&order=-score&limit=20${extra}`;
 }
 
-/** The range workloads by letter (the extra query parameters); `b` is get by id, e2 and a writes (see pathOf). */
-const WORK: Record<string, string> = { b: '', c: '', h: '&include=owner', e2: '', a: '' };
+/** The range workloads by letter (the extra query parameters); `b` is get by id, `d` the count, e2 and a writes (see pathOf). */
+const WORK: Record<string, string> = { b: '', c: '', h: '&include=owner', d: '', e2: '', a: '' };
+
+/** d: the peer bench's count (`tags` `$in` two random tags of its 50, `count=1`, limit 20). */
+function countPath(): string {
+  const a = Math.floor(Math.random() * 50);
+  const b = (a + 1 + Math.floor(Math.random() * 49)) % 50;
+  return `/1.1/classes/Bench?where=${encodeURIComponent(JSON.stringify({ tags: { $in: [`t${a}`, `t${b}`] } }))}&count=1&limit=20`;
+}
 
 /** Ids of Bench objects for `b` and `e2` (all of them), and of users for `a`'s owners, read once from side A's database. */
 let benchIds: string[] = [];
@@ -59,6 +67,7 @@ let userIds: string[] = [];
 function pathOf(key: string, extra: string): string {
   if (key === 'b' || key === 'e2') return `/1.1/classes/Bench/${benchIds[Math.floor(Math.random() * benchIds.length)]}`;
   if (key === 'a') return '/1.1/classes/BenchW';
+  if (key === 'd') return countPath();
   return rangePath(Math.floor(Math.random() * (N_RANGE - WIDTH + 1)), extra);
 }
 
@@ -109,6 +118,7 @@ function checkPaths(): string[] {
   out.push('/1.1/classes/Bench?order=-score&limit=1000');
   out.push('/1.1/classes/Bench?order=score&limit=1000&include=owner');
   out.push('/1.1/classes/Bench?order=-counter,-score&limit=50');
+  out.push(`/1.1/classes/Bench?where=${where({ tags: { $in: ['t7', 't42'] } })}&count=1&limit=20`);
   return out;
 }
 
