@@ -48,7 +48,11 @@ export async function createExternalFile(ctx: RequestContext, body: unknown): Pr
   }
   if (metaData !== undefined && metaData !== null && !isPlainObject(metaData)) throw new ApiError('badRequest', 'The file "metaData" must be an object.');
   const principal = await ctx.principal();
-  const meta: Record<string, unknown> = { owner: principal.userId ?? 'unknown', size: 0, ...metaData, __source: 'external' };
+  // The owner is who is calling, as for uploads (modules/files/new-file-record.ts); only the
+  // master key may name another: otherwise any client could file records under another user.
+  const declared = metaData ?? {};
+  const owner = ctx.master && typeof declared.owner === 'string' ? declared.owner : principal.userId ?? 'unknown';
+  const meta: Record<string, unknown> = { size: 0, ...declared, owner, __source: 'external' };
   const record: Record<string, unknown> = { name, url, mime_type: mimeType || guessMimeType(name, url), metaData: meta };
   if (ACL !== undefined) record.ACL = ACL;
   return createObject(ctx, FILE_CLASS, record);
