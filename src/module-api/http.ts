@@ -11,6 +11,7 @@ export { claimUpgradePaths, upgradePath } from '../http/upgrade-paths.ts';
 export { authenticateUpgrade, type UpgradeAuthOptions, type UpgradeCaller } from '../http/upgrade-auth.ts';
 export type { LarderModule } from './larder-module.ts';
 export type { PreRoute } from '../http/pre-routing.ts';
+export type { RateLimiter } from '../http/rate-limit.ts';
 export { writeJson, type AnswerMetrics } from '../http/api-fast-reply.ts';
 export { errorBody } from '../http/error-body.ts';
 export { logUnexpected } from '../http/api-fast-path.ts';

@@ -92,6 +92,28 @@ for (const engine of engines()) {
       assertLimited(await send('10.0.3.5', { url: '/1.1/users/me', session }), 'the session past its limit from a fresh address');
       assert.equal((await send('10.0.3.5', { url: '/1.1/classes/RateA' })).status, 200, 'the same address without the session');
     });
+
+    test('the newer paths count too: CQL, leaderboards, statuses, LiveQuery subscribe, fileTokens and the direct upload POST /1.1/files/<name>', async () => {
+      const paths: { method?: 'GET' | 'POST'; url: string; body?: unknown }[] = [
+        { url: '/1.1/cloudQuery?cql=select%20*%20from%20RateCql' },
+        { url: '/1.1/leaderboard/leaderboards/nosuch/ranks' },
+        { url: '/1.1/statuses' },
+        { method: 'POST', url: '/1.1/LiveQuery/subscribe', body: { query: { className: 'RateLq', where: {} }, id: 'rate-lq' } },
+        { method: 'POST', url: '/1.1/fileTokens', body: { name: 'a.txt' } },
+      ];
+      for (const [i, p] of paths.entries()) {
+        const ip = `10.0.4.${i + 1}`;
+        for (let k = 0; k < PER_IP; k++) assert.ok((await send(ip, p)).status < 429, `${p.url} ${k}`);
+        assertLimited(await send(ip, p), p.url);
+      }
+      const upload = async (ip: string) => {
+        const res = await h!.server.inject({ method: 'POST', url: '/1.1/files/rate.txt', headers: { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'text/plain' }, payload: 'bytes', remoteAddress: ip });
+        return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : {}, headers: res.headers };
+      };
+      for (let k = 0; k < PER_IP; k++) assert.equal((await upload('10.0.4.9')).status, 201, `upload ${k}`);
+      assertLimited(await upload('10.0.4.9'), 'a direct upload past the limit');
+      assert.equal((await send('10.9.9.8', { url: '/1.1/classes/files?count=1&limit=0&where=%7B%22name%22%3A%22rate.txt%22%7D', master: true })).body.count, PER_IP, 'the refused upload stored nothing');
+    });
   });
 
   describe(`rate limits: the window ends [${engine}]`, () => {

@@ -6,8 +6,9 @@
  * signed-in user) and anonymous callers try the newer paths to read or change it.
  */
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
+import { closeLiveQuerySdk, liveQuerySdk, recordEvents, type AVNamespace } from './harness/livequery-sdk.ts';
 import { assertError, signUp, type SignedUpUser } from './harness/user-helpers.ts';
 
 const ptr = (className: string, objectId: string) => ({ __type: 'Pointer', className, objectId });
@@ -323,5 +324,71 @@ forEachEngine('security on newer paths: leaderboards, files, statuses, batch', (
     assert.equal(batch.status, 200, JSON.stringify(batch.body));
     for (const item of batch.body) assert.ok(item.error, JSON.stringify(item));
     assert.equal((await c.get('/1.1/subscribe/statuses/count', { owner, inboxType: 'private' }, { session: alice.sessionToken })).body.total, 1);
+  });
+});
+
+forEachEngine('security on newer paths: LiveQuery', (h) => {
+  let AV: AVNamespace;
+  let alice: SignedUpUser;
+  let bob: SignedUpUser;
+  before(async () => {
+    AV = liveQuerySdk(await h().listen());
+    alice = await signUp(h(), { email: `alq${Date.now()}@example.com` });
+    bob = await signUp(h());
+    const set = await h().client.put('/1.1/larder/settings', { clientInvisibleFields: { _User: ['email', 'mobilePhoneNumber'], NewerLq: ['secret'] } }, { master: true });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal((await h().client.put('/1.1/larder/classes/_User/permissions', { find: { '*': true } }, { master: true })).status, 200);
+  });
+  after(() => closeLiveQuerySdk(AV));
+
+  test('subscribe: hidden and invisible fields cannot be named in where ($or/$and, dot-notation, operators)', async () => {
+    const c = h().client;
+    let n = 0;
+    const sub = (className: string, where: unknown) => c.post('/1.1/LiveQuery/subscribe', { query: { className, where }, id: `newer-${n++}` }, { session: bob.sessionToken });
+    for (const [className, where] of [
+      ['_User', { $or: [{ username: 'x' }, { sessionToken: { $regex: '^a' } }] }],
+      ['_User', { $and: [{ password: { $exists: true } }] }],
+      ['_User', { 'authData.weixin.openid': { $exists: true } }],
+      ['_User', { email: { $regex: '^alq' } }],
+      ['_User', { $nor: [{ mobilePhoneNumber: { $gt: '' } }] }],
+      ['NewerLq', { secret: { $regex: '^s' } }],
+      ['NewerLq', { $or: [{ tag: 't' }, { 'secret.x': 1 }] }],
+    ] as const) {
+      const res = await sub(className, where);
+      assert.equal(res.status, 400, `${JSON.stringify(where)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 102, JSON.stringify(res.body));
+    }
+    assert.equal((await sub('NewerLq', { tag: 't' })).status, 200);
+  });
+
+  test('events: client-invisible fields never travel, in objects or updatedKeys; unreadable objects are never pushed', async () => {
+    const c = h().client;
+    await AV.User.become(bob.sessionToken);
+    try {
+      const live = await new AV.Query('NewerLq').equalTo('tag', 't').subscribe();
+      const rec = recordEvents(live);
+      const created = await c.post('/1.1/classes/NewerLq', { tag: 't', secret: 's3cret', n: 1 }, { session: alice.sessionToken });
+      const e1 = await rec.next((e) => e.op === 'create');
+      assert.deepEqual([e1.object.n, e1.object.secret], [1, undefined]);
+      await c.put(`/1.1/classes/NewerLq/${created.body.objectId}`, { secret: 'other', n: 2 }, { session: alice.sessionToken });
+      const e2 = await rec.next((e) => e.op === 'update');
+      assert.deepEqual([e2.object.n, e2.object.secret], [2, undefined]);
+      assert.ok(!(e2.updatedKeys ?? []).includes('secret'), `updatedKeys: ${JSON.stringify(e2.updatedKeys)}`);
+      await c.post('/1.1/classes/NewerLq', { tag: 't', n: 3, ACL: { [alice.objectId]: { read: true, write: true } } }, { session: alice.sessionToken });
+      await c.post('/1.1/classes/NewerLq', { tag: 't', n: 4 }, { session: alice.sessionToken });
+      assert.equal((await rec.next((e) => e.op === 'create')).object.n, 4);
+      assert.deepEqual(rec.events.filter((e) => e.object.n === 3), [], 'the private object was not pushed');
+      await live.unsubscribe();
+
+      const users = await new AV.Query('_User').equalTo('objectId', alice.objectId).subscribe();
+      const urec = recordEvents(users);
+      await c.put(`/1.1/users/${alice.objectId}`, { email: `changed${Date.now()}@example.com`, nick: 'a' }, { session: alice.sessionToken });
+      const u = await urec.next((e) => e.op === 'update');
+      assert.deepEqual([u.object.nick, u.object.email, u.object.sessionToken], ['a', undefined, undefined]);
+      assert.ok(!(u.updatedKeys ?? []).includes('email'), `updatedKeys: ${JSON.stringify(u.updatedKeys)}`);
+      await users.unsubscribe();
+    } finally {
+      await AV.User.logOut();
+    }
   });
 });

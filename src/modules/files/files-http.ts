@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { finished, PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../../module-api/http.ts';
 import { ApiError } from '../../module-api/errors.ts';
 import { contextFromHeaders } from '../../module-api/context.ts';
 import { createFileRecord } from './new-file-record.ts';
@@ -74,10 +75,20 @@ function closeIfUnread(body: Readable, closeAfter: () => void): void {
   if (!(body as Readable & { complete?: boolean }).complete) closeAfter();
 }
 
-/** POST /1.1/files/<name> with the bytes as the body (older REST API): record, bytes, commit. */
-async function directUpload(svc: FilesService, req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+/**
+ * POST /1.1/files/<name> with the bytes as the body (older REST API): record, bytes, commit.
+ * Outside the API dispatcher, so it counts against the per-client limits here, as a dispatched
+ * write does (http/rate-limit.ts): otherwise it would be a way to write past them.
+ */
+async function directUpload(svc: FilesService, limiter: RateLimiter, req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Promise<FastifyReply> {
   const ctx = contextFromHeaders(svc.app, req.headers, baseUrlOf(svc, req));
   const closeAfter = () => void reply.header('connection', 'close');
+  const wait = ctx.master ? 0 : limiter.take(req.ip, ctx.sessionToken, 1);
+  if (wait > 0) {
+    closeAfter();
+    void reply.header('retry-after', String(wait));
+    throw new ApiError('tooManyRequests');
+  }
   checkDeclaredLength(svc, req.headers, closeAfter);
   const contentType = req.headers['content-type'];
   const file = await createFileRecord(ctx, svc, { name: req.params.name, mimeType: contentType, state: 'uploading' });
@@ -113,7 +124,7 @@ export async function mountFilesHttp(server: FastifyInstance, svc: FilesService)
     for (const prefix of ['/1.1', '/1']) {
       scope.post<{ Params: { name: string } }>(`${prefix}/files/:name`, async (req, reply) => {
         if (req.body === undefined) throw new ApiError('badRequest', 'POST /1.1/files/<name> takes the file bytes as the body.');
-        return directUpload(svc, req, reply);
+        return directUpload(svc, server.larderRateLimiter, req, reply);
       });
     }
   });
