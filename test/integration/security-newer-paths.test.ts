@@ -6,8 +6,12 @@
  * signed-in user) and anonymous callers try the newer paths to read or change it.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { forEachEngine, TEST_KEYS } from './harness/engines.ts';
+import { after, before, describe, test } from 'node:test';
+import { CloudCode } from '../../src/cloud/cloud-code.ts';
+import { createLogger } from '../../src/log.ts';
+import { testCloudOptions } from './harness/engine-app.ts';
+import { startFakeEngine, type FakeEngine } from './harness/fake-engine.ts';
+import { engines, forEachEngine, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
 import { closeLiveQuerySdk, liveQuerySdk, recordEvents, type AVNamespace } from './harness/livequery-sdk.ts';
 import { assertError, signUp, type SignedUpUser } from './harness/user-helpers.ts';
 
@@ -392,3 +396,78 @@ forEachEngine('security on newer paths: LiveQuery', (h) => {
     }
   });
 });
+
+for (const engine of engines()) {
+  describe(`security on newer paths: cloud code [${engine}]`, () => {
+    let fake: FakeEngine;
+    let h: Harness & { stop(): Promise<void> };
+    before(async () => {
+      fake = await startFakeEngine('production', ['echo', '__before_save_for_Hooked', '__after_save_for_Hooked']);
+      const cloud = new CloudCode(testCloudOptions(fake.url), createLogger('silent'));
+      h = await startHarness(engine, { cloud });
+      await cloud.refresh(h.app);
+    });
+    after(async () => {
+      await h?.stop();
+      await fake?.close();
+    });
+
+    test('clients reach only one-segment function names: hook paths and _ops never reach the engine, on any route or batch', async () => {
+      const before = fake.calls.length;
+      const user = await signUp(h);
+      for (const path of [
+        '/1.1/functions/Hooked/beforeSave', '/1.1/functions/_ops/metadatas', '/1.1/call/_ops/metadatas', '/1/functions/Hooked/afterSave',
+        '/1.1/functions/Hooked%2FbeforeSave', '/1.1/functions/..%2F_ops%2Fmetadatas', '/1.1/functions/echo/../Hooked/beforeSave',
+      ]) {
+        for (const opts of [{}, { session: user.sessionToken }, { headers: { 'x-lc-hook-key': 'guessed' } }]) {
+          const res = await h.client.post(path, {}, opts);
+          assert.ok(res.status >= 400 && typeof res.body?.code === 'number', `${path}: ${res.status} ${res.text.slice(0, 200)}`);
+        }
+      }
+      const batch = await h.client.post('/1.1/batch', { requests: [
+        { method: 'POST', path: '/1.1/functions/Hooked/beforeSave', body: { object: {} } },
+        { method: 'POST', path: '/1.1/functions/_ops/metadatas', body: {} },
+        { method: 'POST', path: '/1.1/functions/echo', body: {} },
+      ] }, { session: user.sessionToken });
+      assert.ok(batch.status === 200 || batch.status === 400, JSON.stringify(batch.body));
+      if (batch.status === 200) for (const item of batch.body) assert.ok(item.error, JSON.stringify(item));
+      const reached = fake.calls.slice(before).filter((c) => c.path !== '/1.1/functions/_ops/metadatas' || c.headers['x-lc-hook-key'] === undefined);
+      assert.deepEqual(reached.map((c) => c.path), [], 'nothing a client sent reached a hook or the metadata endpoint');
+    });
+
+    test("a function call carries the caller's own credentials only: never the hook key or the master key", async () => {
+      const user = await signUp(h);
+      const before = fake.calls.length;
+      const res = await h.client.post('/1.1/functions/echo', { a: 1 }, { session: user.sessionToken });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const [call] = fake.calls.slice(before);
+      assert.equal(call.headers['x-lc-hook-key'], undefined);
+      assert.equal(call.headers['x-lc-key'], TEST_KEYS.appKey);
+      assert.equal(call.headers['x-lc-session'], user.sessionToken);
+      assert.doesNotMatch(JSON.stringify(call.headers), new RegExp(TEST_KEYS.masterKey));
+      // A wrong key is refused before the engine is asked.
+      const n = fake.calls.length;
+      const bad = await h.client.post('/1.1/functions/echo', {}, { headers: { 'x-lc-key': 'wrong' } });
+      assert.equal(bad.status, 401, JSON.stringify(bad.body));
+      assert.equal(fake.calls.length, n);
+    });
+
+    test('__ignore_hooks from a client is ignored on create, update, delete and in a batch; with the hook key it is honoured', async () => {
+      const hooked = () => fake.callsTo('/1.1/functions/Hooked/beforeSave').length;
+      let n = hooked();
+      const created = await h.client.post('/1.1/classes/Hooked', { v: 1, __ignore_hooks: ['beforeSave', 'afterSave'] });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal(hooked(), n + 1, 'beforeSave ran');
+      n = hooked();
+      const batch = await h.client.post('/1.1/batch', { requests: [{ method: 'POST', path: '/1.1/classes/Hooked', body: { v: 2, __ignore_hooks: ['beforeSave'] } }] }, { headers: { 'x-lc-hook-key': 'guessed' } });
+      assert.equal(batch.status, 200, JSON.stringify(batch.body));
+      assert.equal(hooked(), n + 1, 'beforeSave ran for the batch item');
+      n = hooked();
+      const skipped = await h.client.post('/1.1/classes/Hooked', { v: 3, __ignore_hooks: ['beforeSave'] }, { headers: { 'x-lc-hook-key': h.app.keys.hookKey } });
+      assert.equal(skipped.status, 201, JSON.stringify(skipped.body));
+      assert.equal(hooked(), n, 'the hook key may skip it');
+      const stored = await h.client.get(`/1.1/classes/Hooked/${created.body.objectId}`);
+      assert.equal(stored.body.__ignore_hooks, undefined);
+    });
+  });
+}

@@ -74,7 +74,18 @@ async function outgoing(req: FastifyRequest, limit: number): Promise<{ caller: C
   return { caller: callerFromHeaders(req.headers), headers, body: raw };
 }
 
+/**
+ * A function name that is one path segment once decoded: `Review%2FbeforeSave` or `..` would be
+ * a hook path or another endpoint to an engine (or a proxy before it) that decodes or
+ * normalises the path, and hooks and `_ops` are not the clients' to call.
+ */
+function checkFunctionName(req: FastifyRequest): void {
+  const name = (req.params as { name?: string }).name ?? '';
+  if (/[/\\]/.test(name) || /^\.+$/.test(name)) throw new ApiError('notFound', `Route not found: ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);
+}
+
 async function forward(app: AppContext, serverLimit: number, calls: PrefetchedCalls, limiter: RateLimiter, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  checkFunctionName(req);
   const limit = app.cloud?.options.bodyLimitBytes ?? serverLimit;
   // Sent by the fast path already (function-fast-path.ts), which left the answer to this route.
   const prefetched = takeHandedOver(calls, req.raw);
