@@ -51,6 +51,9 @@ forEachEngine('security on newer paths', (h) => {
     const included = await cql('select include p, * from NewerPublic', s);
     assert.deepEqual(included.body.results[0].p, ptr('NewerPrivate', priv));
     assert.equal((await cql('select include p, * from NewerPublic', { session: alice.sessionToken })).body.results[0].p.secret, 's3cret');
+    // The same through a batch item.
+    const batch = await h().client.post('/1.1/batch', { requests: [{ method: 'GET', path: `/1.1/cloudQuery?cql=${encodeURIComponent('select * from NewerPrivate')}` }] }, s);
+    assert.deepEqual(batch.body[0], { success: { results: [], className: 'NewerPrivate' } });
   });
 
   test('CQL: hidden and contact fields of _User can be neither selected, queried, sorted on nor reached by include', async () => {
@@ -74,6 +77,11 @@ forEachEngine('security on newer paths', (h) => {
       ]) {
         assertError(await cql(statement, s), 400, 102);
       }
+      const batch = await c.post('/1.1/batch', { requests: [
+        { method: 'GET', path: `/1.1/cloudQuery?cql=${encodeURIComponent('select * from _User order by email')}` },
+        { method: 'GET', path: `/1.1/cloudQuery?cql=${encodeURIComponent("select * from _User where sessionToken like 'a%'")}` },
+      ] }, s);
+      assert.deepEqual(batch.body.map((i: { error?: { code: number } }) => i.error?.code), [102, 102], JSON.stringify(batch.body));
       const inc = await cql('select include u, * from NewerPublic', s);
       assert.equal(inc.status, 200);
       assert.equal(inc.body.results[0].u.email, undefined);
@@ -129,6 +137,7 @@ forEachEngine('security on newer paths: leaderboards, files, statuses, batch', (
     const c = h().client;
     assert.equal((await c.post('/1.1/leaderboard/leaderboards', { statisticName: 'newerScore' }, M)).status, 200);
     assert.equal((await c.post('/1.1/leaderboard/users/self/statistics', [{ statisticName: 'newerScore', statisticValue: 10 }], { session: alice.sessionToken })).status, 200);
+    assert.equal((await c.post('/1.1/classes/NewerLbRef', { u: ptr('_User', alice.objectId) })).status, 201);
   });
 
   test('leaderboards: rankings never show hidden or contact fields of other users, and obey the user row ACL', async () => {
@@ -155,6 +164,17 @@ forEachEngine('security on newer paths: leaderboards, files, statuses, batch', (
       await c.put(`/1.1/users/${alice.objectId}`, { ACL: { '*': { read: true }, [alice.objectId]: { read: true, write: true } } }, { session: alice.sessionToken });
     }
     assertError(await c.get('/1.1/leaderboard/leaderboards/newerScore/ranks', { selectUserKeys: 'a"b' }), 400, 105);
+    // With _User closed for get, as an include of a _User pointer would be, only pointers show.
+    const closed = { users: [], roles: [] };
+    assert.equal((await c.put('/1.1/larder/classes/_User/permissions', { get: closed }, M)).status, 200);
+    try {
+      const res = await c.get('/1.1/leaderboard/leaderboards/newerScore/ranks', { selectUserKeys: 'username' }, { session: bob.sessionToken });
+      const viaInclude = await c.get('/1.1/classes/NewerLbRef', { include: 'u' }, { session: bob.sessionToken });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.results[0].user, ptr('_User', alice.objectId), `include gives ${JSON.stringify(viaInclude.body.results?.[0]?.u)}`);
+    } finally {
+      await c.put('/1.1/larder/classes/_User/permissions', { get: { '*': true } }, M);
+    }
   });
 
   test("leaderboards: another user's statistics cannot be changed or deleted, also not through a batch; management is master-only", async () => {
@@ -328,6 +348,18 @@ forEachEngine('security on newer paths: leaderboards, files, statuses, batch', (
     assert.equal(batch.status, 200, JSON.stringify(batch.body));
     for (const item of batch.body) assert.ok(item.error, JSON.stringify(item));
     assert.equal((await c.get('/1.1/subscribe/statuses/count', { owner, inboxType: 'private' }, { session: alice.sessionToken })).body.total, 1);
+    // A status is an object of _Status with its own ACL (docs/statuses.md): one sent with an ACL
+    // naming only the recipient is out of reach by id, by query and by CQL.
+    const acl = { [alice.objectId]: { read: true } };
+    const guarded = await c.post('/1.1/statuses', { data: { text: 'acl note', ACL: acl }, inboxType: 'private', query: { className: '_User', where: { objectId: alice.objectId } } }, M);
+    assert.equal(guarded.status, 201, JSON.stringify(guarded.body));
+    const direct = await c.get(`/1.1/statuses/${guarded.body.objectId}`, undefined, s);
+    assert.ok(direct.status >= 400 || Object.keys(direct.body).length === 0, `a private status by id: ${JSON.stringify(direct.body)}`);
+    for (const res of [await c.get('/1.1/statuses', { where: { text: 'acl note' } }, s), await c.get('/1.1/classes/_Status', { where: { text: 'acl note' } }, s), await c.get('/1.1/cloudQuery', { cql: "select * from _Status where text = 'acl note'" }, s)]) {
+      assert.deepEqual(res.body.results, [], 'by query');
+    }
+    const inbox = await c.get('/1.1/subscribe/statuses', { owner, inboxType: 'private' }, { session: alice.sessionToken });
+    assert.deepEqual(inbox.body.results.map((r: { text: string }) => r.text).sort(), ['acl note', 'private note']);
   });
 });
 

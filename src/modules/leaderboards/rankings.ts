@@ -56,6 +56,9 @@ async function usersOf(ctx: RequestContext, ids: string[], q: RankQuery): Promis
   const keys = [...new Set([...q.selectUserKeys, ...q.includeUser.map((p) => p[0])])];
   if (!keys.length || !ids.length) return out;
   const access = await accessOf(ctx);
+  // Showing a user's keys is a read of the user: a `_User` closed for `get` leaves the pointers
+  // bare, exactly as an include of `_User` pointers does (objects/include.ts).
+  if (!(await access.permits('_User', 'get'))) return out;
   const view = fieldView(access, '_User');
   // The row ACL decides, as for any read of a user; hidden and client-invisible fields (password,
   // tokens, other users' email and phone) never show.
