@@ -123,6 +123,31 @@ forEachEngine('security on newer paths', (h) => {
     }
     assert.equal((await c.get('/1.1/classes/NewerInj')).body.results.length, 1);
   });
+  test('complexity and prototype keys on the newer paths: bounded with a clear error, nothing polluted', async () => {
+    const c = h().client;
+    const raw = (url: string, payload: string, master = false) => c.request({ method: 'POST', url, payload, master, headers: { 'content-type': 'application/json' } });
+    const deep = (n: number) => '{"$and":['.repeat(n) + '{"a":1}' + ']}'.repeat(n);
+    const cases: [string, Promise<{ status: number; body: { code?: number } }>, number][] = [
+      ['CQL nested parentheses', cql(`select * from NewerPublic where ${'('.repeat(200)}k = 1${')'.repeat(200)}`), 300],
+      ['CQL longer than the limit', cql(`select * from NewerPublic where ${Array.from({ length: 600 }, () => 'k = 1').join(' or ')}`), 300],
+      ['CQL nested sub-queries', cql(`select * from NewerPublic where k in ${'(select k from NewerPublic where k in '.repeat(30)}(1)${')'.repeat(30)}`), 102],
+      ['LiveQuery deep where', raw('/1.1/LiveQuery/subscribe', `{"query":{"className":"NewerPublic","where":${deep(200)}},"id":"newer-deep"}`), 107],
+      ['inbox deep where', c.get('/1.1/subscribe/statuses', { where: deep(200) }, { session: bob.sessionToken }), 107],
+      ['fileTokens metaData __proto__', raw('/1.1/fileTokens', '{"name":"a.txt","metaData":{"__proto__":{"polluted":1}}}'), 121],
+      ['external file metaData __proto__', raw('/1.1/files', '{"name":"a.txt","url":"https://example.com/a","metaData":{"__proto__":{"polluted":1}}}'), 121],
+      ['status data __proto__', raw('/1.1/statuses', '{"data":{"__proto__":{"polluted":1}},"query":{"className":"_User","where":{}}}', true), 105],
+      ['LiveQuery where __proto__', raw('/1.1/LiveQuery/subscribe', '{"query":{"className":"NewerPublic","where":{"__proto__":{"polluted":1}}},"id":"newer-proto"}'), 105],
+    ];
+    for (const [what, pending, code] of cases) {
+      const res = await pending;
+      assert.equal(res.status, 400, `${what}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, code, `${what}: ${JSON.stringify(res.body)}`);
+    }
+    // Leaderboards named like Object.prototype members are ordinary names.
+    assertError(await c.get('/1.1/leaderboard/leaderboards/toString'), 404, 1);
+    assertError(await c.get('/1.1/leaderboard/leaderboards/constructor/ranks'), 404, 1);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
 });
 
 forEachEngine('security on newer paths: leaderboards, files, statuses, batch', (h) => {
