@@ -48,11 +48,13 @@ export class ClassRegistry {
 
   constructor(private readonly db: Database) {}
 
-  /** Loads every class into the cache (start-up). */
-  async load(): Promise<void> {
+  /** Loads every class into the cache (start-up); resolves to the classes read. */
+  async load(): Promise<ClassSchema[]> {
     const rows = await this.db.query<CatalogueRow>(sql`SELECT name, fields FROM _larder_classes`);
-    for (const r of rows) this.cache.set(r.name, { name: r.name, fields: r.fields });
+    const read = rows.map((r): ClassSchema => ({ name: r.name, fields: r.fields }));
+    for (const schema of read) this.cache.set(schema.name, schema);
     await this.loadSecurity();
+    return read;
   }
 
   /** (Re)loads every class's permissions and default ACL. */
@@ -100,10 +102,14 @@ export class ClassRegistry {
     return schema;
   }
 
-  /** All class names (fresh from the database). */
+  /**
+   * Every class, fresh from the database. The answer is the rows read, not the cache afterwards:
+   * a concurrent forget() (an admin read of one class) may empty a cache entry while load()
+   * awaits the security query, and a list taken from the cache then lacked that class (the
+   * console's schema page said "Class Post does not exist." on a loaded CI machine).
+   */
   async list(): Promise<ClassSchema[]> {
-    await this.load();
-    return [...this.cache.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    return (await this.load()).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   /** Creates the class (table + catalogue row) if it does not exist; enforces the class limit. */
