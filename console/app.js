@@ -14,9 +14,14 @@ const errorBox = document.getElementById('error');
 const statusBox = document.getElementById('status');
 const nav = document.getElementById('nav');
 
-/** What each view receives. */
+// Which navigation (route() call) is current, and the latest redraw taken: a view draws only
+// while both are still its own, so an answer that arrives late (the operator clicked elsewhere,
+// signed out, or asked for a newer redraw meanwhile) never replaces what is on screen now.
+let navigation = 0;
+let latestDraw = 0;
+
+/** What each view receives (viewUi adds redraw for one navigation). */
 const ui = {
-  main,
   /** Shows a failure to the operator (every action reports its error here). */
   fail(err) {
     errorBox.hidden = false;
@@ -44,6 +49,26 @@ const ui = {
   },
 };
 
+/** The ui of the views of navigation `nav`; their actions keep it, so their redraws stay tied to it. */
+function viewUi(nav) {
+  return {
+    ...ui,
+    /**
+     * Called by a view before it asks the server anything: returns draw(...nodes), which fills
+     * the page unless the operator went elsewhere or a later redraw started since (then it
+     * does nothing and returns false).
+     */
+    redraw() {
+      const turn = ++latestDraw;
+      return (...nodes) => {
+        if (nav !== navigation || turn !== latestDraw) return false;
+        fill(main, ...nodes);
+        return true;
+      };
+    },
+  };
+}
+
 function loginForm() {
   nav.hidden = true;
   const appId = h('input', { name: 'appId', required: true, autocomplete: 'username', spellcheck: false });
@@ -69,17 +94,18 @@ function loginForm() {
 }
 
 const views = [
-  [/^#\/data\/([^/]+)\/schema$/, (m) => showSchema(ui, decodeURIComponent(m[1]))],
-  [/^#\/data\/([^/]+)$/, (m) => showClass(ui, decodeURIComponent(m[1]))],
-  [/^#\/data$/, () => showClasses(ui)],
-  [/^#\/users$/, () => showUsers(ui)],
-  [/^#\/roles$/, () => showRoles(ui)],
-  [/^#\/settings$/, () => showSettings(ui)],
-  [/^#\/exports$/, () => showExports(ui)],
-  [/^#\/status$/, () => showStatus(ui)],
+  [/^#\/data\/([^/]+)\/schema$/, (v, m) => showSchema(v, decodeURIComponent(m[1]))],
+  [/^#\/data\/([^/]+)$/, (v, m) => showClass(v, decodeURIComponent(m[1]))],
+  [/^#\/data$/, (v) => showClasses(v)],
+  [/^#\/users$/, (v) => showUsers(v)],
+  [/^#\/roles$/, (v) => showRoles(v)],
+  [/^#\/settings$/, (v) => showSettings(v)],
+  [/^#\/exports$/, (v) => showExports(v)],
+  [/^#\/status$/, (v) => showStatus(v)],
 ];
 
 async function route() {
+  const mine = ++navigation;
   if (!session()) return loginForm();
   nav.hidden = false;
   const hash = location.hash || '#/data';
@@ -90,9 +116,16 @@ async function route() {
   for (const [re, show] of views) {
     const m = re.exec(hash);
     if (m) {
+      errorBox.hidden = true;
       fill(main, h('p', { class: 'muted' }, 'Loading…'));
-      await ui.run(() => show(m));
-      main.focus();
+      try {
+        await show(viewUi(mine), m);
+      } catch (err) {
+        // A view the operator already left does not report its failure over the one they went to.
+        if (mine === navigation) ui.fail(err);
+        return;
+      }
+      if (mine === navigation) main.focus();
       return;
     }
   }

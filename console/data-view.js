@@ -2,7 +2,7 @@
 // (the query operators), row creation and deletion; a cell opens the type-aware editor.
 import { api, qs, seg } from './api.js';
 import { editCell } from './cell-editor.js';
-import { field, fill, h, parseJson, preview } from './dom.js';
+import { field, h, parseJson, preview } from './dom.js';
 
 const PAGE = 50;
 const OPERATORS = ['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$exists', '$regex', '$all'];
@@ -14,6 +14,7 @@ export async function schemas() {
 
 /** Classes with their object counts. */
 export async function showClasses(ui) {
+  const draw = ui.redraw();
   const all = await schemas();
   const names = Object.keys(all).sort();
   const rows = await Promise.all(names.map(async (name) => {
@@ -36,7 +37,7 @@ export async function showClasses(ui) {
       ui.go(`#/data/${seg(newName.value)}`);
     });
   });
-  fill(ui.main, h('h2', {}, 'Classes'),
+  draw(h('h2', {}, 'Classes'),
     names.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Class'), h('th', {}, 'Objects'), h('th', {}, ''))), h('tbody', {}, rows))
       : h('p', {}, 'No classes yet.'),
     create);
@@ -59,6 +60,7 @@ function filterValue(op, text) {
 
 /** Rows of a class, with the query controls. */
 export async function showClass(ui, className, state = initialState()) {
+  const draw = ui.redraw();
   const schema = (await schemas())[className];
   if (!schema) throw new Error(`Class ${className} does not exist.`);
   const columns = ['objectId', ...Object.keys(schema).filter((f) => f !== 'objectId' && f !== 'createdAt' && f !== 'updatedAt'), 'createdAt', 'updatedAt'];
@@ -123,7 +125,7 @@ export async function showClass(ui, className, state = initialState()) {
   });
   const first = answer.count ? state.skip + 1 : 0;
   const last = state.skip + answer.results.length;
-  fill(ui.main,
+  draw(
     h('h2', {}, className), h('p', {}, h('a', { href: `#/data/${seg(className)}/schema` }, 'Schema, indexes and permissions'), ' · ', h('a', { href: '#/data' }, 'All classes')),
     addFilter, whereForm,
     h('div', { class: 'bar' },

@@ -1,7 +1,7 @@
 // Export jobs (docs/export.md): start one, watch its progress, download the archive. The job ids
 // started from this tab are remembered in sessionStorage; any other id can be looked up.
 import { api, seg } from './api.js';
-import { field, fill, h } from './dom.js';
+import { field, h } from './dom.js';
 
 const STORE = 'larder.console.exports';
 
@@ -30,6 +30,7 @@ async function jobRow(id) {
 
 /** The export page. */
 export async function showExports(ui) {
+  const draw = ui.redraw();
   const classes = h('input', { name: 'classes', spellcheck: false, placeholder: 'all classes' });
   const from = h('input', { name: 'from_date', type: 'date' });
   const to = h('input', { name: 'to_date', type: 'date' });
@@ -63,7 +64,7 @@ export async function showExports(ui) {
     void ui.run(() => showExports(ui));
   });
   const rows = await Promise.all(known().map(jobRow));
-  fill(ui.main, h('h2', {}, 'Exports'), form,
+  draw(h('h2', {}, 'Exports'), form,
     h('section', { class: 'panel' }, h('h3', {}, 'Jobs'),
       rows.length ? h('table', { id: 'jobs' }, h('thead', {}, h('tr', {}, ['id', 'status', 'result'].map((t) => h('th', {}, t)))), h('tbody', {}, rows)) : h('p', {}, 'No jobs started from this tab.'),
       h('div', { class: 'bar' }, h('button', { type: 'button', onclick: () => ui.run(() => showExports(ui)) }, 'Refresh progress'), find)),

@@ -1,7 +1,7 @@
 // One class's schema: fields (and adding one), indexes (list, create, drop), class permissions
 // and the default ACL, through /1.1/schemas and the /1.1/larder admin routes.
 import { api, qs, seg } from './api.js';
-import { field, fill, h, parseJson } from './dom.js';
+import { field, h, parseJson } from './dom.js';
 
 const OPERATIONS = ['get', 'find', 'create', 'update', 'delete', 'add_fields'];
 const TYPES = ['String', 'Number', 'Boolean', 'Date', 'Array', 'Object', 'GeoPoint', 'Pointer', 'Relation', 'File'];
@@ -29,15 +29,14 @@ function permissionRow(op, rule) {
 
 /** Shows the schema page of a class. */
 export async function showSchema(ui, className) {
+  const draw = ui.redraw();
   const c = seg(className);
-  const [schemas, indexes, perms, acl] = await Promise.all([
-    api('GET', '/1.1/schemas'),
+  const [schema, indexes, perms, acl] = await Promise.all([
+    api('GET', `/1.1/schemas/${c}`),
     api('GET', `/1.1/larder/indexes${qs({ className })}`),
     api('GET', `/1.1/larder/classes/${c}/permissions`),
     api('GET', `/1.1/larder/classes/${c}/defaultACL`),
   ]);
-  const schema = schemas[className];
-  if (!schema) throw new Error(`Class ${className} does not exist.`);
   const again = () => ui.run(() => showSchema(ui, className));
 
   const fields = h('table', { id: 'fields' }, h('thead', {}, h('tr', {}, h('th', {}, 'Field'), h('th', {}, 'Type'), h('th', {}, 'Target class'))),
@@ -105,7 +104,7 @@ export async function showSchema(ui, className) {
     });
   });
 
-  fill(ui.main, h('h2', {}, `${className}: schema`), h('p', {}, h('a', { href: `#/data/${c}` }, `Browse ${className}`)),
+  draw(h('h2', {}, `${className}: schema`), h('p', {}, h('a', { href: `#/data/${c}` }, `Browse ${className}`)),
     h('section', { class: 'panel' }, h('h3', {}, 'Fields'), fields, addField),
     h('section', { class: 'panel' }, h('h3', {}, 'Indexes'),
       indexes.results.length ? h('table', { id: 'indexes' }, h('thead', {}, h('tr', {}, ['Field', 'Type', 'Using', 'State', 'Name', ''].map((t) => h('th', {}, t)))), h('tbody', {}, idxRows))

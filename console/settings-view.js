@@ -1,7 +1,7 @@
 // App settings (docs/admin.md): every switch the server knows, each with a control for its type;
 // saving sends only the changed ones.
 import { api } from './api.js';
-import { field, fill, h, parseJson } from './dom.js';
+import { field, h, parseJson } from './dom.js';
 
 function control(name, value) {
   if (typeof value === 'boolean') return { el: h('input', { type: 'checkbox', name, checked: value }), read: (el) => el.checked };
@@ -12,6 +12,7 @@ function control(name, value) {
 
 /** The settings form. */
 export async function showSettings(ui) {
+  const draw = ui.redraw();
   const settings = await api('GET', '/1.1/larder/settings');
   const controls = Object.entries(settings).map(([name, value]) => ({ name, value, ...control(name, value) }));
   const form = h('form', { class: 'panel', 'aria-label': 'App settings' },
@@ -32,7 +33,7 @@ export async function showSettings(ui) {
       ui.say(`Saved: ${Object.keys(change).join(', ')}.`);
     });
   });
-  fill(ui.main, h('h2', {}, 'App settings'),
+  draw(h('h2', {}, 'App settings'),
     h('p', { class: 'muted' }, 'Meaning of each setting: docs/admin.md. Object settings merge key by key; null resets to the default. The friends rich-presence settings (richPresenceSync, friendModel, ...) are here too.'),
     form);
 }

@@ -1,7 +1,7 @@
 // Cloud code status (GET /1.1/larder/engine: engine address, hooks, counters; refresh) and this
 // process's metrics (GET /metrics, the same text Prometheus scrapes), summed per metric.
 import { api, metricsText } from './api.js';
-import { fill, h } from './dom.js';
+import { h } from './dom.js';
 
 /** Sums the samples of each larder_* metric (histogram buckets left out). */
 function summarise(text) {
@@ -22,6 +22,7 @@ function kv(entries) {
 
 /** The status page. */
 export async function showStatus(ui) {
+  const draw = ui.redraw();
   const engine = await api('GET', '/1.1/larder/engine');
   let metrics;
   try {
@@ -40,7 +41,7 @@ export async function showStatus(ui) {
         ui.say('Hook list refreshed.');
       }) }, 'Refresh hook list')]
     : [h('p', {}, 'No LeanEngine app is configured (LARDER_ENGINE_URL, docs/cloud-code.md).')];
-  fill(ui.main, h('h2', {}, 'Cloud code'), h('section', { class: 'panel', id: 'cloud' }, cloud),
+  draw(h('h2', {}, 'Cloud code'), h('section', { class: 'panel', id: 'cloud' }, cloud),
     h('h2', {}, 'Metrics of this process'),
     metrics instanceof Error
       ? h('p', {}, `Metrics unavailable: ${metrics.message}`)

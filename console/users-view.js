@@ -1,7 +1,7 @@
 // Users (search, password reset mail, signing a user out everywhere) and roles (list, members,
 // create). Both are ordinary classes read and written as the master key.
 import { api, qs, seg } from './api.js';
-import { field, fill, h, preview } from './dom.js';
+import { field, h, preview } from './dom.js';
 
 /** `\Q...\E` quoting, as the SDKs send a prefix search. */
 function startsWith(text) {
@@ -24,6 +24,7 @@ function userRow(ui, u) {
 
 /** Users with a search over username, email and phone number. */
 export async function showUsers(ui, term = '') {
+  const draw = ui.redraw();
   const where = term ? { $or: [{ username: startsWith(term) }, { email: startsWith(term) }, { mobilePhoneNumber: startsWith(term) }] } : {};
   const answer = await api('GET', `/1.1/classes/_User${qs({ where, order: '-updatedAt', limit: 100, count: 1 })}`);
   const search = h('input', { name: 'search', type: 'search', value: term, spellcheck: false });
@@ -32,8 +33,8 @@ export async function showUsers(ui, term = '') {
     e.preventDefault();
     void ui.run(() => showUsers(ui, search.value.trim()));
   });
-  fill(ui.main, h('h2', {}, 'Users'), form,
-    h('p', {}, `${answer.count} user(s)${answer.count > answer.results.length ? `, first ${answer.results.length} shown` : ''}. Edit fields in the `, h('a', { href: '#/data/_User' }, '_User data browser'), '.'),
+  draw(h('h2', {}, 'Users'), form,
+    h('p', { id: 'user-count' }, `${answer.count} user(s)${term ? ` starting with “${term}”` : ''}${answer.count > answer.results.length ? `, first ${answer.results.length} shown` : ''}. Edit fields in the `, h('a', { href: '#/data/_User' }, '_User data browser'), '.'),
     h('div', { class: 'scroll' }, h('table', { id: 'users' },
       h('thead', {}, h('tr', {}, ['objectId', 'username', 'email', 'phone', 'email verified', 'updated', 'actions'].map((t) => h('th', {}, t)))),
       h('tbody', {}, answer.results.map((u) => userRow(ui, u))))));
@@ -42,6 +43,7 @@ export async function showUsers(ui, term = '') {
 
 /** Roles with their direct members; a form to create one. */
 export async function showRoles(ui) {
+  const draw = ui.redraw();
   const roles = (await api('GET', `/1.1/classes/_Role${qs({ order: 'name', limit: 1000 })}`)).results;
   const rows = await Promise.all(roles.map(async (r) => {
     const where = { $relatedTo: { object: { __type: 'Pointer', className: '_Role', objectId: r.objectId }, key: 'users' } };
@@ -61,7 +63,7 @@ export async function showRoles(ui) {
       ui.say(`Role ${name.value.trim()} created.`);
     });
   });
-  fill(ui.main, h('h2', {}, 'Roles'),
+  draw(h('h2', {}, 'Roles'),
     h('p', { class: 'muted' }, 'Members and inherited roles are the relations users and roles of each _Role object: edit them in the ', h('a', { href: '#/data/_Role' }, '_Role data browser'), '.'),
     roles.length ? h('table', { id: 'roles' }, h('thead', {}, h('tr', {}, ['name', 'objectId', 'users', 'ACL'].map((t) => h('th', {}, t)))), h('tbody', {}, rows)) : h('p', {}, 'No roles yet.'),
     form);

@@ -4,7 +4,7 @@
 // LARDER_CONSOLE_SCREENSHOTS=<dir> saves the screenshots of docs/console.md (PGlite run).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page, Request, Route } from 'playwright-core';
 import { forEachEngine, TEST_KEYS } from '../integration/harness/engines.ts';
 import { launchChromium, type TestBrowser } from '../support/chromium.ts';
 
@@ -46,6 +46,17 @@ forEachEngine('web console', (h) => {
 
   /** Waits until the error line shows a text matching `re` (each action reports there). */
   const expectError = (re: RegExp) => page.locator('#error').filter({ hasText: re }).waitFor();
+  /**
+   * Waits for `target` after a navigation or an action; when the page reports a failure instead,
+   * fails at once with the page's words, not after the 30 s locator timeout with no reason. Only
+   * for steps that start with no error on screen (a click on a link hides it a moment later).
+   */
+  const shows = async (target: Locator) => {
+    await target.or(page.locator('#error:visible')).first().waitFor();
+    if (!(await target.first().isVisible()) && (await page.locator('#error').isVisible())) {
+      throw new Error(`the page shows an error instead: ${await page.locator('#error').textContent()}`);
+    }
+  };
 
   test('the page is served with a strict CSP and no secret; a wrong key gets a clear error', async () => {
     const res = await page.goto(`${base}/console`);
@@ -70,7 +81,7 @@ forEachEngine('web console', (h) => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(TEST_KEYS.masterKey);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Classes' }).waitFor();
+    await shows(page.getByRole('heading', { name: 'Classes' }));
     assert.ok(!page.url().includes(TEST_KEYS.masterKey));
     const stored = await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }));
     assert.deepEqual(stored, { local: 0, cookie: '' });
@@ -81,7 +92,7 @@ forEachEngine('web console', (h) => {
     assert.equal(await row.locator('td').nth(1).textContent(), '3');
     await shot('classes');
     await page.getByRole('link', { name: 'Post', exact: true }).click();
-    await page.locator('#range').filter({ hasText: '1–3 of 3' }).waitFor();
+    await shows(page.locator('#range').filter({ hasText: '1–3 of 3' }));
     const table = page.locator('#rows');
     assert.ok((await table.textContent())?.includes(XSS_TEXT));
     assert.ok((await table.textContent())?.includes('</td><script>'));
@@ -96,13 +107,13 @@ forEachEngine('web console', (h) => {
     await page.getByLabel('Operator').selectOption('$gt');
     await page.getByLabel('Value').fill('1');
     await page.getByRole('button', { name: 'Add filter' }).click();
-    await page.locator('#range').filter({ hasText: '1–2 of 2' }).waitFor();
+    await shows(page.locator('#range').filter({ hasText: '1–2 of 2' }));
     await page.getByRole('button', { name: 'Sort by n' }).click();
-    await page.locator('th', { hasText: 'n ▲' }).waitFor();
+    await shows(page.locator('th', { hasText: 'n ▲' }));
     const firstN = await page.locator('#rows tbody tr').first().locator('button.cell[data-field="n"]').textContent();
     assert.equal(firstN, '2');
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await page.locator('#range').filter({ hasText: '1–3 of 3' }).waitFor();
+    await shows(page.locator('#range').filter({ hasText: '1–3 of 3' }));
   });
 
   test('edit cells with type-aware editors (String, Date, GeoPoint) and see the change in the API', async () => {
@@ -111,15 +122,15 @@ forEachEngine('web console', (h) => {
     await page.getByLabel('Text', { exact: true }).fill('edited <i>title</i>');
     await shot('edit-cell');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#status').filter({ hasText: `Saved title of ${first.objectId}` }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: `Saved title of ${first.objectId}` }));
     await page.getByRole('button', { name: `Edit at of ${first.objectId}` }).click();
     await page.getByLabel('Date and time (UTC)').fill('2030-05-06T07:08:09.010');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#status').filter({ hasText: `Saved at of ${first.objectId}` }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: `Saved at of ${first.objectId}` }));
     await page.getByRole('button', { name: `Edit where of ${first.objectId}` }).click();
     await page.getByLabel('Latitude').fill('-33.5');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#status').filter({ hasText: `Saved where of ${first.objectId}` }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: `Saved where of ${first.objectId}` }));
     const now = (await api('GET', `/1.1/classes/Post/${first.objectId}`)).body;
     assert.equal(now.title, 'edited <i>title</i>');
     assert.deepEqual(now.at, { __type: 'Date', iso: '2030-05-06T07:08:09.010Z' });
@@ -138,22 +149,23 @@ forEachEngine('web console', (h) => {
     const added = (await api('GET', '/1.1/classes/Post?where={"n":9}')).body.results[0];
     await page.getByLabel(`Select ${added.objectId}`).check();
     await page.getByRole('button', { name: 'Delete selected' }).click();
-    await page.locator('#range').filter({ hasText: '1–3 of 3' }).waitFor();
+    await shows(page.locator('#range').filter({ hasText: '1–3 of 3' }));
     assert.equal((await api('GET', `/1.1/classes/Post/${added.objectId}`)).body.objectId, undefined);
   });
 
   test('schema: add a field, create an index, change a permission and the default ACL', async () => {
     await page.getByRole('link', { name: 'Schema, indexes and permissions' }).click();
+    await shows(page.getByLabel('New field'));
     await page.getByLabel('New field').fill('score');
     await page.locator('select[name=fieldType]').selectOption('Number');
     await page.getByRole('button', { name: 'Add field' }).click();
-    await page.locator('#fields td', { hasText: 'score' }).waitFor();
+    await shows(page.locator('#fields td', { hasText: 'score' }));
     await page.getByLabel('Index a field').fill('n');
     await page.getByRole('button', { name: 'Create index' }).click();
-    await page.locator('#indexes td', { hasText: 'n' }).first().waitFor();
+    await shows(page.locator('#indexes td', { hasText: 'n' }));
     await page.getByLabel('Who may create').selectOption('signedIn');
     await page.getByRole('button', { name: 'Save permissions' }).click();
-    await page.locator('#status').filter({ hasText: 'Permissions saved.' }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: 'Permissions saved.' }));
     await shot('schema');
     const perms = (await api('GET', '/1.1/larder/classes/Post/permissions')).body;
     assert.deepEqual(perms.create, { onlySignInUsers: true });
@@ -166,29 +178,70 @@ forEachEngine('web console', (h) => {
     assert.deepEqual(indexes.map((i: { field: string }) => i.field), ['n']);
     await page.getByLabel('Default ACL (JSON)').fill('{"creator": {"read": true, "write": true}}');
     await page.getByRole('button', { name: 'Save default ACL' }).click();
-    await page.locator('#status').filter({ hasText: 'Default ACL saved.' }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: 'Default ACL saved.' }));
     assert.deepEqual((await api('GET', '/1.1/larder/classes/Post/defaultACL')).body, { defaultACL: { creator: { read: true, write: true } } });
   });
 
   test('users (hostile username shown as text) and roles', async () => {
     await page.getByRole('link', { name: 'Users' }).click();
+    await shows(page.getByLabel('Username, email or phone starts with'));
     await page.getByLabel('Username, email or phone starts with').fill('ann@');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.locator('#users td', { hasText: 'ann@example.com' }).waitFor();
+    // The list before the search holds the same user: wait for the search's own answer, so no
+    // answer of this page is still coming when the test goes to Roles.
+    await shows(page.locator('#user-count', { hasText: 'starting with “ann@”' }));
+    assert.ok((await page.locator('#users').textContent())?.includes('ann@example.com'));
     assert.ok((await page.locator('#users').textContent())?.includes('<svg onload=alert(1)>'));
     assert.equal(await page.locator('#users svg').count(), 0);
     await shot('users');
     await page.getByRole('link', { name: 'Roles' }).click();
+    await shows(page.getByLabel('New role name'));
     await page.getByLabel('New role name').fill('Moderators');
     await page.getByRole('button', { name: 'Create role' }).click();
-    await page.locator('#roles td', { hasText: 'Moderators' }).waitFor();
+    await shows(page.locator('#roles td', { hasText: 'Moderators' }));
+  });
+
+  test('a late answer of a page the operator left never replaces the page they went to', async () => {
+    // The user search is held until the operator has gone to Roles; the console drew whichever
+    // answer came last, so the users list replaced the roles page under the operator's hands.
+    const searching = (url: URL) => url.pathname === '/1.1/classes/_User' && url.search.includes(encodeURIComponent('$or'));
+    const isSearch = (r: Request) => searching(new URL(r.url()));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Route) => {
+      await held;
+      await route.continue();
+    };
+    await page.route(searching, hold);
+    try {
+      await page.getByRole('link', { name: 'Users' }).click();
+      await shows(page.getByLabel('Username, email or phone starts with'));
+      await page.getByLabel('Username, email or phone starts with').fill('ann@');
+      const search = page.waitForRequest(isSearch);
+      await page.getByRole('button', { name: 'Search' }).click();
+      const request = await search;
+      await page.getByRole('link', { name: 'Roles' }).click();
+      await shows(page.getByLabel('New role name'));
+      release();
+      await (await request.response())?.finished();
+      // One more round trip through the page, so its code for the late answer has run.
+      await page.getByLabel('New role name').fill('Editors');
+      await page.getByRole('button', { name: 'Create role' }).click();
+      await shows(page.locator('#roles td', { hasText: 'Editors' }));
+      assert.equal(await page.locator('#users').count(), 0);
+      assert.equal(await page.getByRole('heading', { name: 'Roles' }).count(), 1);
+    } finally {
+      release();
+      await page.unroute(searching, hold);
+    }
   });
 
   test('settings: a switch changed in the page is changed on the server', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();
+    await shows(page.getByLabel('includeACLInQueries'));
     await page.getByLabel('includeACLInQueries').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.locator('#status').filter({ hasText: 'Saved: includeACLInQueries.' }).waitFor();
+    await shows(page.locator('#status').filter({ hasText: 'Saved: includeACLInQueries.' }));
     await shot('settings');
     assert.equal((await api('GET', '/1.1/larder/settings')).body.includeACLInQueries, true);
     await page.getByLabel('friendsIdleTimeoutMs').fill('5');
