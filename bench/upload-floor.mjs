@@ -10,7 +10,7 @@
  * (docs/benchmarks.md, "Files").
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { close, fsync, link, mkdirSync, open, unlink, writev } from 'node:fs';
+import { close, fdatasync, fsync, link, mkdirSync, open, unlink, writev } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 
@@ -52,7 +52,97 @@ function writeAll(fd, chunks, position, done) {
   });
 }
 
+/**
+ * A large body (declared over 16 MiB) is written while it arrives, as a Node server must to keep
+ * its memory flat: each chunk md5-hashed on arrival, the chunks that arrive while a write is in
+ * the thread pool written together by the next writev, the socket paused while more than 1 MiB
+ * waits; then link, fsync of the file and the directory together, as below. No early fdatasync
+ * (FLOOR_SYNC_EVERY_MB=N adds one every N MiB written, never two at once).
+ */
+function uploadStreaming(req, res) {
+  const hash = createHash('md5');
+  const name = randomBytes(12).toString('hex');
+  const temp = join(tmp, `${name}.part`);
+  const target = join(blobs, name);
+  const syncEvery = Number(process.env.FLOOR_SYNC_EVERY_MB ?? 0) * 1024 * 1024;
+  let queued = [];
+  let queuedBytes = 0;
+  let position = 0;
+  let syncedTo = 0;
+  let syncing = false;
+  let writing = false;
+  let ended = false;
+  let failed = null;
+  let fd = -1;
+  req.pause();
+  const finish = () => {
+    if (syncing) return;
+    link(temp, target, (err) => {
+      if (err) return fail(res, err);
+      let left = 3;
+      let bad = null;
+      const one = (err) => {
+        bad ??= err;
+        if (--left > 0) return;
+        close(fd, () => {});
+        if (bad) fail(res, bad);
+        else answer(res, 200, { size: position, md5: hash.digest('hex') });
+      };
+      fsync(fd, one);
+      fsync(blobsFd, one);
+      unlink(temp, one);
+    });
+  };
+  const pump = () => {
+    if (writing || failed) return;
+    if (!queued.length) {
+      if (ended) finish();
+      return;
+    }
+    const chunks = queued;
+    const bytes = queuedBytes;
+    queued = [];
+    queuedBytes = 0;
+    writing = true;
+    if (req.isPaused() && !ended) req.resume();
+    writeAll(fd, chunks, position, (err) => {
+      writing = false;
+      if (err) {
+        failed = err;
+        return fail(res, err);
+      }
+      position += bytes;
+      if (syncEvery && !syncing && position - syncedTo >= syncEvery) {
+        syncing = true;
+        syncedTo = position;
+        fdatasync(fd, () => {
+          syncing = false;
+          if (ended && !writing && !queued.length) finish();
+        });
+      }
+      pump();
+    });
+  };
+  req.on('data', (c) => {
+    hash.update(c);
+    queued.push(c);
+    queuedBytes += c.length;
+    if (queuedBytes > 1024 * 1024) req.pause();
+    pump();
+  });
+  req.on('end', () => {
+    ended = true;
+    pump();
+  });
+  open(temp, 'wx', (err, f) => {
+    if (err) return fail(res, err);
+    fd = f;
+    req.resume();
+  });
+}
+
 function upload(req, res) {
+  if (Number(req.headers['content-length']) > 16 * 1024 * 1024) return uploadStreaming(req, res);
   const hash = createHash('md5');
   const chunks = [];
   let size = 0;

@@ -32,9 +32,10 @@ export interface BlobStore {
    * filesError('fileTooLarge') as soon as more than `maxBytes` arrived (nothing is kept).
    * `exclusive`: never replace a blob already at `location`; reject with an error whose `code`
    * is EEXIST instead (local disk: two PUTs of one token, see receive-upload.ts; a bucket is
-   * written only by presigned PUTs, which never reach `write`).
+   * written only by presigned PUTs, which never reach `write`). `declaredBytes`: the length the
+   * client declared (Content-Length), when it did: a hint for how to hash, never trusted as the size.
    */
-  write(location: string, body: Readable, opts: { maxBytes: number; contentType: string; exclusive?: boolean }): Promise<StoredBlob>;
+  write(location: string, body: Readable, opts: { maxBytes: number; contentType: string; exclusive?: boolean; declaredBytes?: number }): Promise<StoredBlob>;
   /** The bytes of a blob (a range of them when given); undefined when there is no such blob. */
   read(location: string, range?: ByteRange): Promise<Readable | undefined>;
   /**

@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, test } from 'node:test';
 import { ApiError } from '../../module-api/errors.ts';
-import { HashingFileSink, SINK_BUFFER_BYTES } from './hashing-file-sink.ts';
+import { HashingFileSink, OFF_THREAD_BACKLOG_BYTES, SINK_BUFFER_BYTES, SYNC_EVERY_BYTES } from './hashing-file-sink.ts';
+import { remoteMd5, type RemoteMd5 } from './off-thread-md5.ts';
 
 let dir: string;
 before(async () => {
@@ -85,4 +86,96 @@ test('destroyed while an early fdatasync may run: "close" comes only after it re
   await once(sink, 'close').catch(() => {});
   await fh.close();
   assert.ok((await readFile(path)).length >= 4 * 1024 * 1024);
+});
+
+test('md5 on the md5 thread (large uploads): the same bytes, size and md5 as hashing here', async () => {
+  const parts = chunks(80, 64 * 1024 + 3);
+  const path = join(dir, 'f');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30, 1024 * 1024, remoteMd5());
+  await pipeline(Readable.from(parts), sink);
+  await fh.close();
+  const all = Buffer.concat(parts);
+  assert.equal(sink.size, all.length);
+  assert.equal(sink.digest(), md5(all));
+  assert.ok((await readFile(path)).equals(all));
+});
+
+/** A RemoteMd5 whose thread hashes only when told to (`release`), to see what the sink holds meanwhile. */
+function heldMd5(): RemoteMd5 & { release(): void; dropped: boolean; posted: number } {
+  const hash = createHash('md5');
+  let unhashed: Buffer[] = [];
+  let waiters: { below: number; f: () => void }[] = [];
+  const backlog = () => unhashed.reduce((n, b) => n + b.length, 0);
+  const held = {
+    dropped: false,
+    posted: 0,
+    update(cs: readonly Buffer[]) {
+      for (const c of cs) unhashed.push(Buffer.from(c));
+      held.posted += cs.reduce((n, b) => n + b.length, 0);
+    },
+    whenBelow(bytes: number, f: () => void) {
+      if (backlog() <= bytes) f();
+      else waiters.push({ below: bytes, f });
+    },
+    release() {
+      for (const c of unhashed) hash.update(c);
+      unhashed = [];
+      const ready = waiters;
+      waiters = [];
+      for (const w of ready) w.f();
+    },
+    digest: async () => (held.release(), hash.digest('hex')),
+    drop() {
+      held.dropped = true;
+    },
+  };
+  return held;
+}
+
+test('md5 on the md5 thread: while it lags, the sink stops taking the body (what waits to be hashed stays bounded)', async () => {
+  const path = join(dir, 'g');
+  const fh = await open(path, 'wx');
+  const remote = heldMd5();
+  const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, remote);
+  let pulled = 0;
+  const body = Readable.from((function* () {
+    for (let i = 0; i < 256; i++) {
+      pulled += 64 * 1024;
+      yield Buffer.alloc(64 * 1024, i);
+    }
+  })());
+  const done = pipeline(body, sink);
+  await new Promise((r) => setTimeout(r, 200));
+  // 16 MiB offered; the sink took no more than its backlog and buffer (and the source's own buffer).
+  assert.ok(remote.posted <= OFF_THREAD_BACKLOG_BYTES + SINK_BUFFER_BYTES, `posted ${remote.posted}`);
+  assert.ok(pulled < 4 * 1024 * 1024, `pulled ${pulled}`);
+  const release = setInterval(() => remote.release(), 1);
+  await done;
+  clearInterval(release);
+  await fh.close();
+  assert.equal(sink.size, 16 * 1024 * 1024);
+  assert.equal((await readFile(path)).length, 16 * 1024 * 1024);
+});
+
+test('md5 on the md5 thread: a sink destroyed mid-body drops its hash there and closes', async () => {
+  const path = join(dir, 'h');
+  const fh = await open(path, 'wx');
+  const remote = heldMd5();
+  const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, remote);
+  sink.write(Buffer.alloc(2 * 1024 * 1024, 1));
+  await new Promise((r) => setTimeout(r, 50));
+  sink.destroy(new Error('client left'));
+  await once(sink, 'close').catch(() => {});
+  await fh.close();
+  assert.equal(remote.dropped, true);
+});
+
+test('md5 on the md5 thread: a digest that fails fails the stream', async () => {
+  const path = join(dir, 'i');
+  const fh = await open(path, 'wx');
+  const remote = { ...heldMd5(), digest: () => Promise.reject(new Error('the md5 thread exited (1)')) };
+  const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, remote);
+  await assert.rejects(pipeline(Readable.from([Buffer.alloc(1000, 1)]), sink), /md5 thread exited/);
+  await fh.close();
 });

@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { fdatasync, write, writev } from 'node:fs';
 import { Writable } from 'node:stream';
 import { filesError } from './files-errors.ts';
+import type { RemoteMd5 } from './off-thread-md5.ts';
 
 /**
  * How much of a body may wait in memory for the disk, per upload. While one write is in the
@@ -21,6 +22,13 @@ export const SINK_BUFFER_BYTES = 256 * 1024;
 export const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
 
 /**
+ * With the md5 on its own thread (off-thread-md5.ts), how many bytes may wait there to be
+ * hashed before the sink stops taking more (the body's socket is then paused): the copies
+ * posted to the thread stay bounded whatever the file size.
+ */
+export const OFF_THREAD_BACKLOG_BYTES = 4 * SINK_BUFFER_BYTES;
+
+/**
  * The end of a local upload: counts and md5-hashes the bytes and writes them to an open file
  * descriptor, in one stream (no pass-through between hashing and writing), failing with
  * `fileTooLarge` the moment more than `maxBytes` arrived, before that chunk is written. The
@@ -30,7 +38,9 @@ export const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
  * where it stopped.
  */
 export class HashingFileSink extends Writable {
-  private readonly hash: Hash = createHash('md5');
+  /** The md5 on this thread, or on the md5 thread (`remote`), with its result once the stream finished. */
+  private readonly hash?: Hash;
+  private remoteDigest?: string;
   private count = 0;
   private position = 0;
   /** A write is in the thread pool. */
@@ -44,8 +54,14 @@ export class HashingFileSink extends Writable {
   private syncedTo = 0;
   private syncError?: Error;
 
-  constructor(private readonly fd: number, private readonly maxBytes: number, private readonly syncEvery = SYNC_EVERY_BYTES) {
+  /**
+   * `remote`: hash on the md5 thread instead of this one (large uploads): each batch is posted
+   * there before it is written, in the order written, so the digest is still of exactly the
+   * file's bytes.
+   */
+  constructor(private readonly fd: number, private readonly maxBytes: number, private readonly syncEvery = SYNC_EVERY_BYTES, private readonly remote?: RemoteMd5) {
     super({ highWaterMark: SINK_BUFFER_BYTES });
+    if (!remote) this.hash = createHash('md5');
   }
 
   /** Starts an early fdatasync when enough was written since the last one and none runs. */
@@ -68,16 +84,26 @@ export class HashingFileSink extends Writable {
     this.afterSync.push(f);
   }
 
-  /** The stream ends only after an early fdatasync returned: the caller syncs and closes next. */
+  /**
+   * The stream ends only after an early fdatasync returned (the caller syncs and closes next)
+   * and, with a remote md5, once its digest came back.
+   */
   override _final(done: (err?: Error | null) => void): void {
-    this.whenSynced(() => done(this.syncError));
+    if (!this.remote) return this.whenSynced(() => done(this.syncError));
+    this.remote.digest().then(
+      (md5) => {
+        this.remoteDigest = md5;
+        this.whenSynced(() => done(this.syncError));
+      },
+      (err: Error) => this.whenSynced(() => done(err)),
+    );
   }
 
   /** Counts and hashes a chunk; false (and the stream fails) when the limit is passed. */
   private take(chunk: Buffer): boolean {
     this.count += chunk.length;
     if (this.count > this.maxBytes) return false;
-    this.hash.update(chunk);
+    this.hash?.update(chunk);
     return true;
   }
 
@@ -88,14 +114,23 @@ export class HashingFileSink extends Writable {
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     if (this.syncError) return done(this.syncError);
     if (!this.take(chunk)) return done(this.tooLarge());
-    this.writeAll([chunk], done);
+    this.remote?.update([chunk]);
+    this.writeAll([chunk], this.paced(done));
   }
 
   override _writev(chunks: { chunk: Buffer }[], done: (err?: Error | null) => void): void {
     if (this.syncError) return done(this.syncError);
     const buffers = chunks.map((c) => c.chunk);
     for (const b of buffers) if (!this.take(b)) return done(this.tooLarge());
-    this.writeAll(buffers, done);
+    this.remote?.update(buffers);
+    this.writeAll(buffers, this.paced(done));
+  }
+
+  /** `done`, held with a remote md5 until its thread's backlog is small again (flat memory). */
+  private paced(done: (err?: Error | null) => void): (err?: Error | null) => void {
+    const remote = this.remote;
+    if (!remote) return done;
+    return (err) => (err ? done(err) : remote.whenBelow(OFF_THREAD_BACKLOG_BYTES, () => done()));
   }
 
   /**
@@ -106,6 +141,7 @@ export class HashingFileSink extends Writable {
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     // The same holds for an early fdatasync of the descriptor.
     const close = () => this.whenSynced(() => cb(err));
+    this.remote?.drop();
     if (this.writing) this.afterWrite = close;
     else close();
   }
@@ -136,6 +172,6 @@ export class HashingFileSink extends Writable {
 
   /** The md5 (hex) of everything taken; call once, after the stream finished. */
   digest(): string {
-    return this.hash.digest('hex');
+    return this.remoteDigest ?? this.hash!.digest('hex');
   }
 }

@@ -7,7 +7,8 @@ import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HashingLimiter } from './hashing-limiter.ts';
-import { HashingFileSink } from './hashing-file-sink.ts';
+import { HashingFileSink, SYNC_EVERY_BYTES } from './hashing-file-sink.ts';
+import { OFF_THREAD_MD5_MIN_BYTES, remoteMd5 } from './off-thread-md5.ts';
 import { pumpInto } from './pump-into.ts';
 import { ALPHABET } from './file-key.ts';
 import type { BlobStore, ByteRange, StoredBlob } from './blob-store.ts';
@@ -124,13 +125,15 @@ export class LocalDiskStore implements BlobStore {
    * per call), and the descriptor's close is not waited for once the bytes are synced
    * (docs/benchmarks.md, "Uploads before Fastify").
    */
-  async write(location: string, body: Readable, opts: { maxBytes: number; exclusive?: boolean }): Promise<StoredBlob> {
+  async write(location: string, body: Readable, opts: { maxBytes: number; exclusive?: boolean; declaredBytes?: number }): Promise<StoredBlob> {
     const target = this.pathOf(location);
     const temp = join(this.dir, 'tmp', `${randomBytes(12).toString('hex')}.part`);
     // Opened before the body is read (so a refused body never races the file's creation), and
     // kept open until the end: written, renamed and fsynced through this one descriptor.
     const fd = await openFd(temp, 'wx');
-    const sink = new HashingFileSink(fd, opts.maxBytes);
+    // A large upload is hashed on the md5 thread, overlapping with receiving (off-thread-md5.ts).
+    const offThread = (opts.declaredBytes ?? 0) >= OFF_THREAD_MD5_MIN_BYTES;
+    const sink = new HashingFileSink(fd, opts.maxBytes, SYNC_EVERY_BYTES, offThread ? remoteMd5() : undefined);
     let renamed = false;
     try {
       await pumpInto(body, sink);

@@ -27,8 +27,8 @@ interface CommitRule {
  * upload answers fileGone; when its row could not be committed (another PUT of the token won,
  * or the token had expired: `rule`), uploadTokenInvalid.
  */
-export async function storeAndCommit(svc: FilesService, row: FileRecord, body: Readable, rule: CommitRule = { from: ['uploading'] }, exclusive = false): Promise<StoredBlob> {
-  const stored = await svc.store.write(row.blob, body, { maxBytes: svc.opts.maxBytes, contentType: row.mime_type, exclusive }).catch((err: NodeJS.ErrnoException) => {
+export async function storeAndCommit(svc: FilesService, row: FileRecord, body: Readable, rule: CommitRule = { from: ['uploading'] }, exclusive = false, declaredBytes?: number): Promise<StoredBlob> {
+  const stored = await svc.store.write(row.blob, body, { maxBytes: svc.opts.maxBytes, contentType: row.mime_type, exclusive, declaredBytes }).catch((err: NodeJS.ErrnoException) => {
     // Another PUT of the token placed its bytes first (it commits them, or gives them up).
     throw exclusive && err.code === 'EEXIST' ? filesError('uploadTokenInvalid') : err;
   });
@@ -63,7 +63,7 @@ export async function receiveTokenUpload(svc: FilesService, token: string, body:
   if (taken === 'busy') throw filesError('uploadTokenInvalid');
   if (taken) {
     try {
-      const stored = await storeAndCommit(svc, taken.row, body, { from: ['pending', 'uploading'], validAt: started }, true);
+      const stored = await storeAndCommit(svc, taken.row, body, { from: ['pending', 'uploading'], validAt: started }, true, declaredBytes);
       svc.issuedTokens.drop(hash);
       svc.recentCommits.add(hash, taken.row.object_id);
       return stored;
@@ -77,7 +77,7 @@ export async function receiveTokenUpload(svc: FilesService, token: string, body:
   const row = await claimUpload(svc.app.db, hash);
   if (!row) throw filesError('uploadTokenInvalid');
   try {
-    const stored = await storeAndCommit(svc, row, body, { from: ['uploading'] }, true);
+    const stored = await storeAndCommit(svc, row, body, { from: ['uploading'] }, true, declaredBytes);
     svc.issuedTokens.drop(hash);
     svc.recentCommits.add(hash, row.object_id);
     return stored;

@@ -1,0 +1,110 @@
+// Uploads large enough to be md5-hashed on the md5 thread (off-thread-md5.ts, declared at least
+// OFF_THREAD_MD5_MIN_BYTES), over HTTP on every engine (local disk backend): the token PUT and
+// the direct POST store exactly the bytes with their md5 as `_checksum`; a client that leaves
+// halfway gets its token back and a retry succeeds; one larger than the limit is refused.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
+import { OFF_THREAD_MD5_MIN_BYTES } from '../../src/modules/files/off-thread-md5.ts';
+import { sql } from '../../src/sql/fragment.ts';
+import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+
+const SIZE = OFF_THREAD_MD5_MIN_BYTES + 12345;
+const MAX = 2 * SIZE;
+const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey };
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+type Json = Record<string, any>;
+
+/** Bytes that differ from chunk to chunk, so a reordered or repeated chunk would show in the md5. */
+function body(size: number, seed: number): Buffer {
+  const b = Buffer.alloc(size);
+  for (let i = 0; i + 4 <= size; i += 4) b.writeUInt32LE(((i + seed) * 2654435761) >>> 0, i);
+  return b;
+}
+
+for (const engine of engines()) {
+  describe(`large uploads, md5 on its own thread [${engine}]`, () => {
+    let h: Harness & { stop(): Promise<void> };
+    let base: string;
+    let dir: string;
+
+    const api = async (method: string, path: string, data?: unknown): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(base + path, { method, headers: { ...KEYS, 'content-type': 'application/json' }, body: data === undefined ? undefined : JSON.stringify(data) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const token = async (name: string) => (await api('POST', '/1.1/fileTokens', { name, metaData: { owner: 'unknown' } })).body;
+    const put = async (url: string, data: Buffer) => {
+      const res = await fetch(url, { method: 'PUT', body: new Uint8Array(data), headers: { 'content-type': 'application/octet-stream' } });
+      return { status: res.status, body: (await res.json().catch(() => ({}))) as Json };
+    };
+    const served = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+    const state = async (id: string) => (await h.db.query<{ state: string }>(sql`SELECT state FROM _larder_files WHERE object_id = ${id}`))[0]?.state;
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'larder-files-large-'));
+      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, maxBytes: MAX } } });
+      base = await h.listen();
+    });
+    after(async () => {
+      await h?.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    test('PUT upload_url: the stored bytes, size and _checksum are the body\'s; two at once do not mix', async () => {
+      const [t1, t2] = [await token('a.bin'), await token('b.bin')];
+      const [d1, d2] = [body(SIZE, 1), body(SIZE + 1, 2)];
+      const [r1, r2] = await Promise.all([put(t1.upload_url, d1), put(t2.upload_url, d2)]);
+      assert.deepEqual([r1.status, r2.status], [200, 200]);
+      for (const [t, d] of [[t1, d1], [t2, d2]] as const) {
+        assert.ok((await served(t.url)).equals(d));
+        const got = await api('GET', `/1.1/files/${t.objectId}`);
+        assert.deepEqual([got.body.metaData.size, got.body.metaData._checksum], [d.length, md5(d)]);
+      }
+    });
+
+    test('POST /1.1/files/<name>: size and _checksum of the body', async () => {
+      const data = body(SIZE, 3);
+      const res = await fetch(`${base}/1.1/files/big.bin`, { method: 'POST', headers: { ...KEYS, 'content-type': 'application/octet-stream' }, body: new Uint8Array(data) });
+      assert.equal(res.status, 201);
+      const created = (await res.json()) as Json;
+      const got = await api('GET', `/1.1/files/${created.objectId}`);
+      assert.deepEqual([got.body.metaData.size, got.body.metaData._checksum], [data.length, md5(data)]);
+      assert.ok((await served(created.url)).equals(data));
+    });
+
+    test('a client that leaves halfway: no temporary file stays, the token is pending again, a retry stores the whole body', async () => {
+      const t = await token('left.bin');
+      const url = new URL(t.upload_url);
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(url.port), '127.0.0.1', () => {
+          socket.write(`PUT ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${SIZE}\r\n\r\n`);
+          socket.write(body(SIZE / 2, 4), () => setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 200));
+        });
+        socket.on('error', reject);
+      });
+      const parts = async () => (await readdir(join(dir, 'tmp'))).filter((f) => f.endsWith('.part'));
+      for (let i = 0; i < 100 && ((await state(t.objectId)) !== 'pending' || (await parts()).length); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await state(t.objectId), 'pending');
+      assert.deepEqual(await parts(), []);
+      const data = body(SIZE, 5);
+      assert.equal((await put(t.upload_url, data)).status, 200);
+      const got = await api('GET', `/1.1/files/${t.objectId}`);
+      assert.equal(got.body.metaData._checksum, md5(data));
+    });
+
+    test('over the limit (declared): 413 before the body is read, nothing stored', async () => {
+      const t = await token('huge.bin');
+      const res = await put(t.upload_url, Buffer.alloc(MAX + 1));
+      assert.equal(res.status, 413);
+      assert.equal(await state(t.objectId), 'pending');
+    });
+  });
+}
