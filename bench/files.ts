@@ -3,11 +3,16 @@
  * local disk backend) started as a child process.
  *
  * 1. Raw disk copy speed (stream copy in this process, page cache, no fsync): of one 100 MB file
- *    (the yardstick of issue 9), and of 1 MB files one at a time (open to close, per file); and,
- *    for comparison, both again with an fsync before each close, as an upload does.
+ *    (the yardstick of issue 9: the median of `--copies` copies at the start, and again of the
+ *    copies taken between the 100 MB uploads, each printed with its spread), and of 1 MB files
+ *    one at a time (open to close, per file); and, for comparison, both again with an fsync
+ *    before each close, as an upload does.
  * 2. Upload (fileTokens + PUT upload_url) and download (GET url) MB/s of 1 MB files, one at a
  *    time and 4 at a time, after 2,000 unmeasured ones per server (a long-running server: the
- *    JIT and the engine's WASM keep compiling over the first few thousand), and of one 100 MB file; the server's CPU per 1 MB file next to them. The
+ *    JIT and the engine's WASM keep compiling over the first few thousand), and of 100 MB files
+ *    (`--big` rounds, each a page-cache copy, Larder's upload and download and the floor's upload,
+ *    so that the ratios compare figures taken side by side in time; medians and spreads); the
+ *    server's CPU per 1 MB file next to them. The
  *    1 MB uploads are also sent to the upload floor (bench/upload-floor.mjs, a plain Node server
  *    doing the same durable upload without a database) with the same client and files, Larder
  *    and the floor taking turns in `--blocks` blocks: its MB/s, ratios and CPU per file, and
@@ -24,7 +29,8 @@
  *
  * Flags: --small N (1 MB files per size and side, default 60), --blocks N (turns of Larder and
  * the floor per width, default 15: 4 files a turn), --thumbs N (default 20), --gb N (size of the big
- * upload in MB, default 1024), --warm N (unmeasured 1 MB uploads to each server first, default 2000; 20 shows a new process).
+ * upload in MB, default 1024), --warm N (unmeasured 1 MB uploads to each server first, default 2000; 20 shows a new process),
+ * --copies N (100 MB page-cache copies at the start, default 5), --big N (100 MB rounds, default 5).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -47,12 +53,16 @@ const { values: flags } = parseArgs({
     thumbs: { type: 'string', default: '20' },
     gb: { type: 'string', default: '1024' },
     warm: { type: 'string', default: '2000' },
+    copies: { type: 'string', default: '5' },
+    big: { type: 'string', default: '5' },
   },
 });
 const SMALL = Number(flags.small);
 const BLOCKS = Math.max(1, Number(flags.blocks));
 const THUMBS = Number(flags.thumbs);
 const BIG_MB = Number(flags.gb);
+const COPIES = Math.max(1, Number(flags.copies));
+const BIG_ROUNDS = Math.max(1, Number(flags.big));
 const MB = 1024 * 1024;
 const KEYS = { 'x-lc-id': BENCH_KEYS.appId, 'x-lc-key': BENCH_KEYS.appKey, 'content-type': 'application/json' };
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -109,6 +119,21 @@ function repeated(chunk: Buffer, times: number): Readable {
 }
 
 const mbps = (bytes: number, ms: number) => (bytes / MB / (ms / 1000)).toFixed(0);
+const median = (xs: readonly number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+/** "n: min-max MB/s", the spread of a set of rates. */
+const spread = (xs: readonly number[]) => `${xs.length}: ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} MB/s`;
+
+/** MB/s of `n` page-cache copies of the 100 MB file `src` to `dest` (no fsync: issue 9's "disk"), one after the other. */
+async function diskCopies(src: string, dest: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    await rm(dest, { force: true });
+    const t = performance.now();
+    await pipeline(createReadStream(src), createWriteStream(dest));
+    out.push(100 / ((performance.now() - t) / 1000));
+  }
+  return out;
+}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'larder-bench-files-'));
@@ -120,10 +145,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((i * 2654435761) >>> 0, i);
     const src = join(dir, 'src.bin');
     await pipeline(repeated(chunk, 100), createWriteStream(src));
+    // The yardstick moves by a factor of 1.5 within minutes on a shared machine: it is the median
+    // of --copies copies here, and again of as many taken between the 100 MB uploads below; each
+    // batch's median and spread are printed, and the 100 MB rows are judged against their own batch.
+    const startCopies = await diskCopies(src, join(dir, 'copy.bin'), COPIES);
+    const diskMbps = median(startCopies);
     let t = performance.now();
-    await pipeline(createReadStream(src), createWriteStream(join(dir, 'copy.bin')));
-    const diskMs = performance.now() - t;
-    const diskMbps = (100 * MB) / MB / (diskMs / 1000);
     console.log(`machine: load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
     const small = join(dir, 'small.bin');
@@ -138,7 +165,7 @@ async function main(): Promise<void> {
     t = performance.now();
     for (let i = 0; i < SMALL; i++) await pipeline(createReadStream(small), createWriteStream(join(dir, `synced${i}.bin`), { flush: true }));
     const smallSyncedMbps = SMALL / ((performance.now() - t) / 1000);
-    console.log(`yardsticks: "disk" = page-cache copy (no fsync; issue 9's target is >= 0.5 of it): 100 MB ${diskMbps.toFixed(0)} MB/s, 1 MB files one at a time ${smallCopyMbps.toFixed(0)} MB/s; "disk+fsync" = the same copies with an fsync before each close, as an upload does: 100 MB ${bigSyncedMbps.toFixed(0)} MB/s, 1 MB files ${smallSyncedMbps.toFixed(0)} MB/s`);
+    console.log(`yardsticks: "disk" = page-cache copy (no fsync; issue 9's target is >= 0.5 of it): 100 MB ${diskMbps.toFixed(0)} MB/s (median of ${spread(startCopies)}), 1 MB files one at a time ${smallCopyMbps.toFixed(0)} MB/s; "disk+fsync" = the same copies with an fsync before each close, as an upload does: 100 MB ${bigSyncedMbps.toFixed(0)} MB/s, 1 MB files ${smallSyncedMbps.toFixed(0)} MB/s`);
     /** A row's MB/s, its ratio to the 100 MB page-cache copy, and to a second yardstick (an upload's: the fsync copy of files of its size). */
     const rate = (bytes: number, ms: number, also?: [string, number]) => {
       const v = bytes / MB / (ms / 1000);
@@ -200,19 +227,46 @@ async function main(): Promise<void> {
         console.log(`1 MB files x${n}, ${how}, upload (token + PUT): floor  ${rate(n * MB, fl.ms, fsynced1)} (${(fl.ms / n).toFixed(1)} ms each; server CPU ${(fl.cpu / n).toFixed(1)} ms/file); Larder/floor: ${(fl.ms / larder.ms).toFixed(2)} of its MB/s at ${(larder.cpu / fl.cpu).toFixed(2)}x its CPU per file`);
         console.log(`1 MB files x${n}, ${how}, download: Larder ${rate(n * MB, downMs, ['1 MB copies', smallCopyMbps])} (server CPU ${downCpu.toFixed(1)} ms/file)`);
       }
+
+      // 100 MB: --big rounds of a page-cache copy, Larder's upload and download, the floor's upload
+      // (bench/upload-floor.mjs streams a body this large to disk as it arrives, md5 on its main
+      // thread), side by side in time; then one more copy. Medians of each, and their spread.
+      const copies: number[] = [];
+      const up: number[] = [];
+      const down: number[] = [];
+      const floorUp: number[] = [];
+      const bigRate = (ms: number) => 100 / (ms / 1000);
+      for (let r = 0; r < BIG_ROUNDS; r++) {
+        copies.push(...(await diskCopies(src, join(dir, 'copy.bin'), 1)));
+        const sides = [
+          async () => {
+            const big = await token(base, `big${r}.bin`, 100 * MB);
+            t = performance.now();
+            await put(big.upload_url, createReadStream(src), 100 * MB);
+            up.push(bigRate(performance.now() - t));
+            t = performance.now();
+            const got = await download(big.url);
+            down.push(bigRate(performance.now() - t));
+            if (got !== 100 * MB) throw new Error(`downloaded ${got} bytes`);
+          },
+          async () => {
+            const big = await token(floor.url, `big${r}.bin`, 100 * MB);
+            t = performance.now();
+            await put(big.upload_url, createReadStream(src), 100 * MB);
+            floorUp.push(bigRate(performance.now() - t));
+          },
+        ];
+        for (const f of r % 2 ? [...sides].reverse() : sides) await f();
+      }
+      copies.push(...(await diskCopies(src, join(dir, 'copy.bin'), 1)));
+      const bigDisk = median(copies);
+      const of = (xs: number[]) => `${median(xs).toFixed(0)} MB/s = ${(median(xs) / bigDisk).toFixed(2)} of disk (${spread(xs)})`;
+      console.log(`100 MB rounds x${BIG_ROUNDS}: disk (page-cache copy, between the uploads) ${bigDisk.toFixed(0)} MB/s (median of ${spread(copies)}; at the start: ${diskMbps.toFixed(0)}); disk+fsync ${bigSyncedMbps.toFixed(0)} MB/s`);
+      console.log(`100 MB file: upload ${of(up)}, ${(median(up) / bigSyncedMbps).toFixed(2)} of disk+fsync; download ${of(down)} (target: >= 0.5 of disk)`);
+      console.log(`100 MB file: floor upload ${of(floorUp)}; Larder/floor ${(median(up) / median(floorUp)).toFixed(2)} of its MB/s`);
     } finally {
       await floor.stop();
     }
-
-    const big = await token(base, 'big.bin', 100 * MB);
-    t = performance.now();
-    await put(big.upload_url, createReadStream(src), 100 * MB);
-    const upBigMs = performance.now() - t;
-    t = performance.now();
-    const got = await download(big.url);
-    const downBigMs = performance.now() - t;
-    if (got !== 100 * MB) throw new Error(`downloaded ${got} bytes`);
-    console.log(`100 MB file: upload ${rate(100 * MB, upBigMs, ['disk+fsync', bigSyncedMbps])}, download ${rate(100 * MB, downBigMs)} (target: >= 0.5 of disk)`);
 
     await new Promise((r) => setTimeout(r, 500));
     const idle = rssMb(server.pid) ?? NaN;
