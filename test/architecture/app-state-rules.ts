@@ -36,6 +36,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/storage/pglite-worker.mjs: preparedNames': 'inside the embedded engine worker thread (one database)',
   'src/storage/pglite-worker.mjs: listening': 'inside the embedded engine worker thread (one database): its channels',
   'src/cloud/engine-request.ts: checkedNames': 'header names already checked (a pure function of the name), bounded',
+  'src/modules/files/md5-thread.mjs: hashes': 'inside the process\'s md5 thread (off-thread-md5.ts): one md5 per large upload in progress, forgotten when it ends',
   'src/export/export-worker.ts: liveOwners': 'lease owners alive in this process: a lease names a process',
 };
 
