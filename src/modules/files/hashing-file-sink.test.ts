@@ -24,19 +24,25 @@ function chunks(n: number, size: number): Buffer[] {
   return Array.from({ length: n }, (_, i) => Buffer.alloc(size, i % 251));
 }
 
-test('the file holds exactly the bytes, in order, and size and md5 are theirs (chunks gathered into writev)', async () => {
-  // More than the buffer's worth arrives at once: the sink writes several chunks per call.
-  const parts = chunks(40, 64 * 1024 + 7);
-  const path = join(dir, 'a');
+/** Pipes `parts` through a sink on a new file `name` and checks the file, size and md5 are theirs. */
+async function sinkStores(name: string, parts: Buffer[], makeSink: (fd: number) => HashingFileSink): Promise<Buffer> {
+  const path = join(dir, name);
   const fh = await open(path, 'wx');
-  const sink = new HashingFileSink(fh.fd, 1 << 30);
+  const sink = makeSink(fh.fd);
   await pipeline(Readable.from(parts), sink);
   await fh.close();
   const all = Buffer.concat(parts);
-  assert.ok(all.length > 4 * SINK_BUFFER_BYTES);
   assert.equal(sink.size, all.length);
   assert.equal(sink.digest(), md5(all));
   assert.ok((await readFile(path)).equals(all));
+  return all;
+}
+
+test('the file holds exactly the bytes, in order, and size and md5 are theirs (chunks gathered into writev)', async () => {
+  // More than the buffer's worth arrives at once: the sink writes several chunks per call.
+  const parts = chunks(40, 64 * 1024 + 7);
+  const all = await sinkStores('a', parts, (fd) => new HashingFileSink(fd, 1 << 30));
+  assert.ok(all.length > 4 * SINK_BUFFER_BYTES);
 });
 
 test('over the limit: fileTooLarge, and the chunk that crossed it is not written', async () => {
@@ -63,16 +69,8 @@ test('destroyed while a write runs: "close" comes only after that write returned
 
 test('a large body is flushed early (fdatasync every syncEvery bytes): bytes, size and md5 unchanged', async () => {
   const parts = chunks(64, 64 * 1024);
-  const path = join(dir, 'd');
-  const fh = await open(path, 'wx');
   // 256 KiB between flushes: several early fdatasyncs while the 4 MiB arrive.
-  const sink = new HashingFileSink(fh.fd, 1 << 30, 256 * 1024);
-  await pipeline(Readable.from(parts), sink);
-  await fh.close();
-  const all = Buffer.concat(parts);
-  assert.equal(sink.size, all.length);
-  assert.equal(sink.digest(), md5(all));
-  assert.ok((await readFile(path)).equals(all));
+  await sinkStores('d', parts, (fd) => new HashingFileSink(fd, 1 << 30, 256 * 1024));
 });
 
 test('destroyed while an early fdatasync may run: "close" comes only after it returned', async () => {
@@ -90,15 +88,7 @@ test('destroyed while an early fdatasync may run: "close" comes only after it re
 
 test('md5 on the md5 thread (large uploads): the same bytes, size and md5 as hashing here', async () => {
   const parts = chunks(80, 64 * 1024 + 3);
-  const path = join(dir, 'f');
-  const fh = await open(path, 'wx');
-  const sink = new HashingFileSink(fh.fd, 1 << 30, 1024 * 1024, remoteMd5());
-  await pipeline(Readable.from(parts), sink);
-  await fh.close();
-  const all = Buffer.concat(parts);
-  assert.equal(sink.size, all.length);
-  assert.equal(sink.digest(), md5(all));
-  assert.ok((await readFile(path)).equals(all));
+  await sinkStores('f', parts, (fd) => new HashingFileSink(fd, 1 << 30, 1024 * 1024, remoteMd5()));
 });
 
 /** A RemoteMd5 whose thread hashes only when told to (`release`), to see what the sink holds meanwhile. */
