@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
-import { connect } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { sql } from '../../src/sql/fragment.ts';
+import { abandonPut, partFiles, untilUploadLetGo } from './harness/abandoned-upload.ts';
 import { engines, TEST_KEYS } from './harness/engines.ts';
 import { comparable, onHandler, routed, sameAnswers, send, startPair, stopPair, type Got, type Pair, type Sent } from './harness/fast-path-pair.ts';
 
@@ -149,22 +149,12 @@ for (const engine of engines()) {
     test('a client that leaves mid-body: the token is given back, no temporary file stays, a retry succeeds', async () => {
       const [, t] = await tokens();
       const port = Number(new URL(p.fastBase).port);
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.write(`PUT ${t.uploadPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 4000\r\n\r\n`);
-          socket.write(Buffer.alloc(1000, 3), () => setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 100));
-        });
-        socket.on('error', reject);
-      });
+      await abandonPut(port, t.uploadPath, 4000, Buffer.alloc(1000, 3), 100);
       // A token this process issued is never claimed in the database (its row stays pending):
       // wait for the temporary file to go, which the server removes before giving the token back.
-      const parts = async () => (await readdir(join(dir, 'tmp'))).filter((f) => f.endsWith('.part'));
-      for (let i = 0; i < 100 && ((await state(t.objectId)) !== 'pending' || (await parts()).length); i++) await new Promise((r) => setTimeout(r, 50));
+      await untilUploadLetGo(dir, () => state(t.objectId));
       assert.equal(await state(t.objectId), 'pending');
-      assert.deepEqual(await parts(), []);
+      assert.deepEqual(await partFiles(dir), []);
       const retry = await send(p.fastBase, p.fastAgent, { method: 'PUT', path: t.uploadPath, headers: BYTES, body: 'whole' });
       assert.equal(retry.status, 200, retry.body);
       assert.equal(await state(t.objectId), 'committed');

@@ -4,14 +4,14 @@
 // halfway gets its token back and a retry succeeds; one larger than the limit is refused.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { OFF_THREAD_MD5_MIN_BYTES } from '../../src/modules/files/off-thread-md5.ts';
 import { sql } from '../../src/sql/fragment.ts';
+import { abandonPut, partFiles, untilUploadLetGo } from './harness/abandoned-upload.ts';
 import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
 
 const SIZE = OFF_THREAD_MD5_MIN_BYTES + 12345;
@@ -80,20 +80,10 @@ for (const engine of engines()) {
     test('a client that leaves halfway: no temporary file stays, the token is pending again, a retry stores the whole body', async () => {
       const t = await token('left.bin');
       const url = new URL(t.upload_url);
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(Number(url.port), '127.0.0.1', () => {
-          socket.write(`PUT ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${SIZE}\r\n\r\n`);
-          socket.write(body(SIZE / 2, 4), () => setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 200));
-        });
-        socket.on('error', reject);
-      });
-      const parts = async () => (await readdir(join(dir, 'tmp'))).filter((f) => f.endsWith('.part'));
-      for (let i = 0; i < 100 && ((await state(t.objectId)) !== 'pending' || (await parts()).length); i++) await new Promise((r) => setTimeout(r, 50));
+      await abandonPut(Number(url.port), url.pathname, SIZE, body(SIZE / 2, 4), 200);
+      await untilUploadLetGo(dir, () => state(t.objectId));
       assert.equal(await state(t.objectId), 'pending');
-      assert.deepEqual(await parts(), []);
+      assert.deepEqual(await partFiles(dir), []);
       const data = body(SIZE, 5);
       assert.equal((await put(t.upload_url, data)).status, 200);
       const got = await api('GET', `/1.1/files/${t.objectId}`);
