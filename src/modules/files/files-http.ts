@@ -94,7 +94,7 @@ async function directUpload(svc: FilesService, limiter: RateLimiter, req: Fastif
   const file = await createFileRecord(ctx, svc, { name: req.params.name, mimeType: contentType, state: 'uploading' });
   const row: FileRecord = { object_id: file.objectId, key: file.key, blob: file.blob, state: 'uploading', mime_type: file.mimeType, name: file.name, size: null, md5: null };
   try {
-    const stored = await storeAndCommit(svc, row, bodyOf(req.body as Readable, closeAfter), undefined, false, Number(req.headers['content-length'] ?? Number.NaN));
+    const stored = await storeAndCommit(svc, { row, body: bodyOf(req.body as Readable, closeAfter), declaredBytes: Number(req.headers['content-length'] ?? Number.NaN) });
     return reply.code(201).header('location', `${ctx.baseUrl}/1.1/files/${file.objectId}`).send({
       objectId: file.objectId, createdAt: file.createdAt, url: file.url, name: file.name, key: file.key,
       bucket: svc.store.bucket, mime_type: file.mimeType, size: stored.size,

@@ -21,13 +21,30 @@ interface CommitRule {
   validAt?: Date;
 }
 
+/** What storeAndCommit stores and how it commits it. */
+export interface StoreAndCommitOptions {
+  /** The file's row: where its bytes go and what is committed. */
+  row: FileRecord;
+  /** The bytes. */
+  body: Readable;
+  /** From which states the row commits (default: `uploading`, no token check). */
+  rule?: CommitRule;
+  /**
+   * The bytes go to the row's blob location only if nothing is there: of two PUTs of one token,
+   * the first to place its bytes is the one that can commit (receiveTokenUpload).
+   */
+  exclusive?: boolean;
+  /** Content-Length of the request, when it declared one (NaN or undefined otherwise). */
+  declaredBytes?: number;
+}
+
 /**
  * Stores the bytes of an upload and commits them: size and `_checksum` in the record are what
  * was written. When the file was deleted while its bytes arrived, the bytes are removed and the
  * upload answers fileGone; when its row could not be committed (another PUT of the token won,
  * or the token had expired: `rule`), uploadTokenInvalid.
  */
-export async function storeAndCommit(svc: FilesService, row: FileRecord, body: Readable, rule: CommitRule = { from: ['uploading'] }, exclusive = false, declaredBytes?: number): Promise<StoredBlob> {
+export async function storeAndCommit(svc: FilesService, { row, body, rule = { from: ['uploading'] }, exclusive = false, declaredBytes }: StoreAndCommitOptions): Promise<StoredBlob> {
   const stored = await svc.store.write(row.blob, body, { maxBytes: svc.opts.maxBytes, contentType: row.mime_type, exclusive, declaredBytes }).catch((err: NodeJS.ErrnoException) => {
     // Another PUT of the token placed its bytes first (it commits them, or gives them up).
     throw exclusive && err.code === 'EEXIST' ? filesError('uploadTokenInvalid') : err;
@@ -63,7 +80,7 @@ export async function receiveTokenUpload(svc: FilesService, token: string, body:
   if (taken === 'busy') throw filesError('uploadTokenInvalid');
   if (taken) {
     try {
-      const stored = await storeAndCommit(svc, taken.row, body, { from: ['pending', 'uploading'], validAt: started }, true, declaredBytes);
+      const stored = await storeAndCommit(svc, { row: taken.row, body, rule: { from: ['pending', 'uploading'], validAt: started }, exclusive: true, declaredBytes });
       svc.issuedTokens.drop(hash);
       svc.recentCommits.add(hash, taken.row.object_id);
       return stored;
@@ -77,7 +94,7 @@ export async function receiveTokenUpload(svc: FilesService, token: string, body:
   const row = await claimUpload(svc.app.db, hash);
   if (!row) throw filesError('uploadTokenInvalid');
   try {
-    const stored = await storeAndCommit(svc, row, body, { from: ['uploading'] }, true, declaredBytes);
+    const stored = await storeAndCommit(svc, { row, body, rule: { from: ['uploading'] }, exclusive: true, declaredBytes });
     svc.issuedTokens.drop(hash);
     svc.recentCommits.add(hash, row.object_id);
     return stored;
