@@ -28,6 +28,9 @@ export const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
  */
 export const OFF_THREAD_BACKLOG_BYTES = 4 * SINK_BUFFER_BYTES;
 
+/** Where a sink's md5 is computed; `result` is the md5 thread's digest, once it came back. */
+type Md5 = { where: 'here'; hash: Hash } | { where: 'thread'; remote: RemoteMd5; result?: string };
+
 /**
  * The end of a local upload: counts and md5-hashes the bytes and writes them to an open file
  * descriptor, in one stream (no pass-through between hashing and writing), failing with
@@ -38,9 +41,8 @@ export const OFF_THREAD_BACKLOG_BYTES = 4 * SINK_BUFFER_BYTES;
  * where it stopped.
  */
 export class HashingFileSink extends Writable {
-  /** The md5 on this thread, or on the md5 thread (`remote`), with its result once the stream finished. */
-  private readonly hash?: Hash;
-  private remoteDigest?: string;
+  /** The md5: on this thread, or on the md5 thread (`remote`) with its result once the stream finished. */
+  private readonly md5: Md5;
   private count = 0;
   private position = 0;
   /** A write is in the thread pool. */
@@ -61,7 +63,7 @@ export class HashingFileSink extends Writable {
    */
   constructor(private readonly fd: number, private readonly maxBytes: number, private readonly syncEvery = SYNC_EVERY_BYTES, private readonly remote?: RemoteMd5) {
     super({ highWaterMark: SINK_BUFFER_BYTES });
-    if (!remote) this.hash = createHash('md5');
+    this.md5 = remote ? { where: 'thread', remote } : { where: 'here', hash: createHash('md5') };
   }
 
   /** Starts an early fdatasync when enough was written since the last one and none runs. */
@@ -89,10 +91,11 @@ export class HashingFileSink extends Writable {
    * and, with a remote md5, once its digest came back.
    */
   override _final(done: (err?: Error | null) => void): void {
-    if (!this.remote) return this.whenSynced(() => done(this.syncError));
-    this.remote.digest().then(
-      (md5) => {
-        this.remoteDigest = md5;
+    const md5 = this.md5;
+    if (md5.where === 'here') return this.whenSynced(() => done(this.syncError));
+    md5.remote.digest().then(
+      (hex) => {
+        md5.result = hex;
         this.whenSynced(() => done(this.syncError));
       },
       (err: Error) => this.whenSynced(() => done(err)),
@@ -103,7 +106,7 @@ export class HashingFileSink extends Writable {
   private take(chunk: Buffer): boolean {
     this.count += chunk.length;
     if (this.count > this.maxBytes) return false;
-    this.hash?.update(chunk);
+    if (this.md5.where === 'here') this.md5.hash.update(chunk);
     return true;
   }
 
@@ -172,6 +175,8 @@ export class HashingFileSink extends Writable {
 
   /** The md5 (hex) of everything taken; call once, after the stream finished. */
   digest(): string {
-    return this.remoteDigest ?? this.hash!.digest('hex');
+    if (this.md5.where === 'here') return this.md5.hash.digest('hex');
+    if (this.md5.result === undefined) throw new Error('HashingFileSink.digest() before the stream finished');
+    return this.md5.result;
   }
 }
