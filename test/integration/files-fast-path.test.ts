@@ -8,15 +8,13 @@
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { sql } from '../../src/sql/fragment.ts';
 import { abandonPut, partFiles, untilUploadLetGo } from './harness/abandoned-upload.ts';
 import { engines, TEST_KEYS } from './harness/engines.ts';
+import { localFilesOptions, makeFilesDir } from './harness/local-files.ts';
 import { comparable, onHandler, routed, sameAnswers, send, startPair, stopPair, type Got, type Pair, type Sent } from './harness/fast-path-pair.ts';
 
 /** Large enough that a refused body is left unread in the connection (more than the socket buffers hold). */
@@ -68,8 +66,8 @@ for (const engine of engines()) {
 
     before(async () => {
       diagnostics.subscribe('tracing:fastify.request.handler:start', onHandler);
-      dir = await mkdtemp(join(tmpdir(), 'larder-files-fast-'));
-      p = await startPair(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, maxBytes: MAX } } });
+      dir = await makeFilesDir('larder-files-fast-');
+      p = await startPair(engine, { modules: { files: localFilesOptions(dir, { maxBytes: MAX }) } });
     });
     after(async () => {
       diagnostics.unsubscribe('tracing:fastify.request.handler:start', onHandler);

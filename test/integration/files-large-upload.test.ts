@@ -4,15 +4,12 @@
 // halfway gets its token back and a retry succeeds; one larger than the limit is refused.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { OFF_THREAD_MD5_MIN_BYTES } from '../../src/modules/files/off-thread-md5.ts';
 import { sql } from '../../src/sql/fragment.ts';
 import { abandonPut, partFiles, untilUploadLetGo } from './harness/abandoned-upload.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 
 const SIZE = OFF_THREAD_MD5_MIN_BYTES + 12345;
 const MAX = 2 * SIZE;
@@ -29,7 +26,7 @@ function body(size: number, seed: number): Buffer {
 
 for (const engine of engines()) {
   describe(`large uploads, md5 on its own thread [${engine}]`, () => {
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
     let dir: string;
 
@@ -46,13 +43,11 @@ for (const engine of engines()) {
     const state = async (id: string) => (await h.db.query<{ state: string }>(sql`SELECT state FROM _larder_files WHERE object_id = ${id}`))[0]?.state;
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-files-large-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, maxBytes: MAX } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-files-large-', files: { maxBytes: MAX } });
+      ({ base, dir } = h);
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('PUT upload_url: the stored bytes, size and _checksum are the body\'s; two at once do not mix', async () => {

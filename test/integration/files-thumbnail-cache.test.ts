@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { ThumbnailCache } from '../../src/modules/files/thumbnail-cache.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 
 const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey };
 const KB = 1024;
@@ -66,18 +66,16 @@ describe('thumbnail cache: size cap, least recently used first', () => {
 for (const engine of engines()) {
   describe(`thumbnail cache through HTTP [${engine}]`, () => {
     const CAP = 60 * KB;
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
     let dir: string;
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-thumbs-cap-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, thumbnailCacheMaxBytes: CAP } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-thumbs-cap-', files: { thumbnailCacheMaxBytes: CAP } });
+      ({ base, dir } = h);
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('many sizes of one image never leave more than the cap on disk; evicted ones are made again', async () => {

@@ -2,19 +2,17 @@
 // decompression bomb, an oversized file, non-images and SVG get clear errors).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 
 const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey };
 
 for (const engine of engines()) {
   describe(`thumbnails [${engine}]`, () => {
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
     let dir: string;
 
@@ -26,13 +24,11 @@ for (const engine of engines()) {
     };
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-thumbs-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, thumbnailMaxPixels: 1_000_000, thumbnailMaxInputBytes: 200_000 } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-thumbs-', files: { thumbnailMaxPixels: 1_000_000, thumbnailMaxInputBytes: 200_000 } });
+      ({ base, dir } = h);
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('sizes of both modes; the default format is the file\'s own; cached answers and 304', async () => {

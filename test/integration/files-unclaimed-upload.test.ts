@@ -3,15 +3,14 @@
 // nothing is yet, so a PUT of the same token on another process (simulated here through the
 // database and the disk) is never overwritten or removed (src/modules/files/receive-upload.ts).
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { tokenHash } from '../../src/modules/files/file-key.ts';
 import { sql } from '../../src/sql/fragment.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 import { captured } from './harness/statement-spy.ts';
 
 const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'application/json' };
@@ -20,7 +19,7 @@ type Json = Record<string, any>;
 
 for (const engine of engines()) {
   describe(`uploads without a claim [${engine}]`, () => {
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
     let dir: string;
 
@@ -42,13 +41,11 @@ for (const engine of engines()) {
     };
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-files-unclaimed-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, maxBytes: 4096 } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-files-unclaimed-', files: { maxBytes: 4096 } });
+      ({ base, dir } = h);
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('a token issued by this process is committed in one statement; one it does not know is claimed first', async () => {

@@ -2,19 +2,18 @@
 // serving headers, and hostile input (tokens, sizes, names, keys, types, races).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { cleanupOnce } from '../../src/modules/files/remove-file.ts';
 import { SHARDS } from '../../src/modules/files/local-disk-store.ts';
 import { sql } from '../../src/sql/fragment.ts';
 import { makeContext } from '../../src/http/dispatch.ts';
 import { deleteObjects } from '../../src/objects/delete-object.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, startHarness, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 
 const MAX = 4096;
 const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey };
@@ -25,7 +24,7 @@ type Json = Record<string, any>;
 
 for (const engine of engines()) {
   describe(`file uploads over HTTP [${engine}]`, () => {
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
     let dir: string;
 
@@ -46,13 +45,11 @@ for (const engine of engines()) {
     };
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-files-upload-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS, maxBytes: MAX } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-files-upload-', files: { maxBytes: MAX } });
+      ({ base, dir } = h);
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('fileTokens answers every field as a string; upload_url takes one PUT (200); the token cannot be reused', async () => {

@@ -3,15 +3,12 @@
 // is given back after every response, also when the client goes away mid-download.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FILE_DEFAULTS } from '../../src/modules/files/files-options.ts';
 import { filesServiceOf } from '../../src/modules/files/files-service.ts';
 import { WHOLE_READ_BUDGET_BYTES, WHOLE_READ_MAX_BYTES, wholeReads } from '../../src/modules/files/whole-file-reads.ts';
-import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
+import { engines, TEST_KEYS } from './harness/engines.ts';
+import { startLocalFilesHarness, type LocalFilesHarness } from './harness/local-files.ts';
 
 const KEYS = { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': TEST_KEYS.appKey, 'content-type': 'application/json' };
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
@@ -25,9 +22,8 @@ async function budgetReleased(): Promise<void> {
 
 for (const engine of engines()) {
   describe(`small files served whole [${engine}]`, () => {
-    let h: Harness & { stop(): Promise<void> };
+    let h: LocalFilesHarness;
     let base: string;
-    let dir: string;
 
     const upload = async (data: Buffer): Promise<string> => {
       const t = (await (await fetch(`${base}/1.1/fileTokens`, { method: 'POST', headers: KEYS, body: JSON.stringify({ name: 'w.bin' }) })).json()) as { upload_url: string; url: string };
@@ -37,13 +33,11 @@ for (const engine of engines()) {
     };
 
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'larder-files-whole-'));
-      h = await startHarness(engine, { modules: { files: { backend: 'local', dir, ...FILE_DEFAULTS } } });
-      base = await h.listen();
+      h = await startLocalFilesHarness(engine, { prefix: 'larder-files-whole-' });
+      base = h.base;
     });
     after(async () => {
       await h?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     test('a small file, a file at the size limit and a larger one come back byte for byte with their headers', async () => {
