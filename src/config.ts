@@ -77,6 +77,7 @@ const TABLE = [
   { key: 'thumbnailMaxInputBytes', env: 'LARDER_THUMBNAIL_MAX_INPUT_BYTES', flag: '--thumbnail-max-input-bytes', kind: 'int', default: 30 * 1024 * 1024, help: 'largest image a thumbnail is made from, bytes' },
   { key: 'thumbnailCacheMaxBytes', env: 'LARDER_THUMBNAIL_CACHE_MAX_BYTES', flag: '--thumbnail-cache-max-bytes', kind: 'int', default: 1024 * 1024 * 1024, help: 'size cap of the thumbnail disk cache, bytes; least recently used go first (0: no cache)' },
   { key: 'thumbnailMaxPixels', env: 'LARDER_THUMBNAIL_MAX_PIXELS', flag: '--thumbnail-max-pixels', kind: 'int', default: 50_000_000, help: 'largest image a thumbnail is made from, pixels (width x height)' },
+  { key: 'thumbnailSlots', env: 'LARDER_THUMBNAIL_SLOTS', flag: '--thumbnail-slots', kind: 'int', default: 2, max: 256, help: 'thumbnails one process makes at once (one core each); 16 more wait up to 10 s, then 429' },
   { key: 'authDataVerifiers', env: 'LARDER_AUTH_DATA_VERIFIERS', flag: '--auth-data-verifiers', kind: 'string', help: 'JSON {platform: webhook URL | {url,secret,timeoutMs} | {module}} checking authData (docs/users.md)' },
   { key: 'metricsPort', env: 'LARDER_METRICS_PORT', flag: '--metrics-port', kind: 'int', default: 0, max: 65535, help: 'port of a separate listener serving only GET /metrics (0: none); with --workers it covers every worker' },
   { key: 'metricsHost', env: 'LARDER_METRICS_HOST', flag: '--metrics-host', kind: 'string', default: '127.0.0.1', help: 'address of the metrics listener (LARDER_METRICS_PORT)' },

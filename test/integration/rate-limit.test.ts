@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { filesServiceOf } from '../../src/modules/files/files-service.ts';
+import { THUMBNAIL_RENDER_COST } from '../../src/modules/files/thumbnail.ts';
 import { engines, startHarness, TEST_KEYS, type Harness } from './harness/engines.ts';
 
 // Per-client request limits (issue 12 item 4, src/http/rate-limit.ts) over HTTP on both engines.
@@ -113,6 +118,58 @@ for (const engine of engines()) {
       for (let k = 0; k < PER_IP; k++) assert.equal((await upload('10.0.4.9')).status, 201, `upload ${k}`);
       assertLimited(await upload('10.0.4.9'), 'a direct upload past the limit');
       assert.equal((await send('10.9.9.8', { url: '/1.1/classes/files?count=1&limit=0&where=%7B%22name%22%3A%22rate.txt%22%7D', master: true })).body.count, PER_IP, 'the refused upload stored nothing');
+    });
+  });
+
+  describe(`rate limits: file downloads and thumbnails [${engine}]`, () => {
+    let h: (Harness & { stop(): Promise<void> }) | undefined;
+    const PER_IP = 30;
+    let file: { objectId: string; url: string };
+    before(async () => {
+      h = await startHarness(engine, { policy: { corsOrigins: '*', trustProxy: false, rateLimits: { perIp: PER_IP, perSession: 0, windowMs: 60_000 } } });
+      const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#884422' } }).png().toBuffer();
+      // The master key's upload is not counted (its address is no client's below).
+      const res = await h.server.inject({ method: 'POST', url: '/1.1/files/rate.png', headers: { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': `${TEST_KEYS.masterKey},master`, 'content-type': 'image/png' }, payload: png, remoteAddress: '10.2.9.9' });
+      assert.equal(res.statusCode, 201, res.body);
+      file = JSON.parse(res.body) as { objectId: string; url: string };
+    });
+    after(async () => {
+      await h?.stop();
+    });
+
+    /** GET of the file (path and query after /files/), from `ip`. */
+    const get = async (ip: string, query = '') => {
+      const res = await h!.server.inject({ url: `${new URL(file.url).pathname}${query}`, remoteAddress: ip });
+      return { status: res.statusCode, body: res.headers['content-type']?.toString().startsWith('application/json') ? JSON.parse(res.body) : {}, headers: res.headers };
+    };
+    const made = async () => (await readdir(join(filesServiceOf(h!.app)!.opts.dir, 'thumbnails', file.objectId)).catch(() => [] as string[])).filter((n) => !n.endsWith('.part')).length;
+
+    function assertLimited(res: { status: number; body: unknown; headers: Record<string, unknown> }, what: string): void {
+      assert.equal(res.status, 429, what);
+      assert.deepEqual(res.body, { code: 429, error: 'Too many requests.' }, what);
+      assert.ok(Number(res.headers['retry-after']) >= 1, `${what}: Retry-After`);
+      assert.equal(res.headers['cache-control'], 'no-store', `${what}: not cached`);
+    }
+
+    test('every download counts one request: past the limit 429, other addresses go on', async () => {
+      for (let k = 0; k < PER_IP; k++) assert.equal((await get('10.2.0.1')).status, 200, `download ${k}`);
+      assertLimited(await get('10.2.0.1'), 'a download past the limit');
+      assertLimited(await get('10.2.0.1', '?imageView/2/w/10/h/10'), 'a thumbnail past the limit');
+      assert.equal((await get('10.2.0.2')).status, 200, 'another address');
+    });
+
+    test(`a thumbnail not yet made counts ${THUMBNAIL_RENDER_COST} more, a cached one only its GET; a refused render makes nothing`, async () => {
+      const ip = '10.2.1.1';
+      const miss = 1 + THUMBNAIL_RENDER_COST;
+      assert.equal((await get(ip, '?imageView/2/w/50/h/50')).status, 200, 'a first render');
+      for (let k = 0; k < 5; k++) assert.equal((await get(ip, '?imageView/2/w/50/h/50')).status, 200, `cached ${k}`);
+      assert.equal(await made(), 1);
+      // Spent: miss + 5. A second new size fits (2 * miss + 5 <= 30), a third does not.
+      assert.ok(2 * miss + 5 <= PER_IP && 3 * miss + 5 > PER_IP, 'the arithmetic of this test');
+      assert.equal((await get(ip, '?imageView/2/w/40/h/40')).status, 200, 'a second render');
+      assertLimited(await get(ip, '?imageView/2/w/30/h/30'), 'a render past the limit');
+      assert.equal(await made(), 2, 'the refused render made nothing');
+      assert.equal((await get('10.2.1.2', '?imageView/2/w/30/h/30')).status, 200, 'another address gets it made');
     });
   });
 

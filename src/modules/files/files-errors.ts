@@ -13,4 +13,7 @@ export const filesError = defineErrors('files', {
   invalidImageView: [1, 400, 'Invalid image processing parameters (imageView/1 or imageView/2).'],
   imageTooLarge: [1, 413, 'The image is too large to make a thumbnail from.'],
   notAnImage: [1, 415, 'The file is not an image this server can make a thumbnail from.'],
+  // LeanCloud answers 429 code 429 when an app passes its concurrency limit (spec/leancloud-behaviour.md);
+  // this is the same kind of limit, one process's render slots (render-slots.ts).
+  thumbnailsBusy: [429, 429, 'Too many thumbnails are being made right now; try again shortly.'],
 });

@@ -20,6 +20,8 @@ import { ThumbnailCache } from './thumbnail-cache.ts';
 import { RecentCommits } from './recent-commits.ts';
 import { IssuedTokens } from './issued-tokens.ts';
 import { thumbnailRoot } from './thumbnail.ts';
+import { RenderSlots } from './render-slots.ts';
+import { filesError } from './files-errors.ts';
 import { openFileStore } from './files-cli.ts';
 import { LocalDiskStore } from './local-disk-store.ts';
 import { cleanupOnce, removeBytesOfDeleted } from './remove-file.ts';
@@ -88,7 +90,11 @@ export function filesModule(given?: FilesOptions): LarderModule {
       await ensureFileTables(app.db);
       const store = await openFileStore(opts);
       const thumbnails = new ThumbnailCache(thumbnailRoot(opts), opts.thumbnailCacheMaxBytes, (err, what) => logger.warn({ err }, what));
-      svc = { app, store, opts, thumbnails, serverPublicUrl: opts.serverPublicUrl, recentCommits: new RecentCommits(opts.tokenTtlSeconds * 1000), issuedTokens: new IssuedTokens() };
+      const renderSlots = new RenderSlots({ slots: opts.thumbnailSlots, queue: opts.thumbnailQueue, waitMs: opts.thumbnailWaitMs }, () => filesError('thumbnailsBusy'));
+      svc = {
+        app, store, opts, thumbnails, renderSlots, limiter: server.larderRateLimiter, serverPublicUrl: opts.serverPublicUrl,
+        recentCommits: new RecentCommits(opts.tokenTtlSeconds * 1000), issuedTokens: new IssuedTokens(),
+      };
       registerFilesService(svc);
       await mountFilesHttp(server, svc);
       // PUT upload_url before Fastify routes it, when the server's settings allow (upload-fast-path.ts).

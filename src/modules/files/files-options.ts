@@ -28,6 +28,12 @@ export interface FilesOptions {
   thumbnailMaxPixels: number;
   /** Total size of the thumbnail cache; the least recently used go first (0: no cache). */
   thumbnailCacheMaxBytes: number;
+  /** Thumbnails one process makes at once (render-slots.ts). */
+  thumbnailSlots: number;
+  /** Thumbnails that may wait for a slot; more are refused with 429 at once. */
+  thumbnailQueue: number;
+  /** Longest wait for a slot, ms; then 429. */
+  thumbnailWaitMs: number;
   /** How often the cleanup job runs, ms. */
   cleanupIntervalMs: number;
   /** LARDER_PUBLIC_URL, for answers of routes outside the API dispatcher. */
@@ -41,6 +47,11 @@ export const FILE_DEFAULTS = {
   thumbnailMaxInputBytes: 30 * 1024 * 1024,
   thumbnailMaxPixels: 50_000_000,
   thumbnailCacheMaxBytes: 1024 * 1024 * 1024,
+  thumbnailSlots: 2,
+  // A browser opens 6 connections to a host (HTTP/1.1): a few pages' worth of new thumbnails
+  // wait; a flood of new sizes is refused instead of queued for minutes.
+  thumbnailQueue: 16,
+  thumbnailWaitMs: 10_000,
   cleanupIntervalMs: 10 * 60 * 1000,
 } as const;
 
@@ -66,6 +77,7 @@ export function filesOptionsFromConfig(config: Config): FilesOptions {
     };
   }
   if (config.fileMaxBytes < 1) throw new ConfigError('LARDER_FILE_MAX_BYTES must be at least 1');
+  if (config.thumbnailSlots < 1) throw new ConfigError('LARDER_THUMBNAIL_SLOTS must be at least 1');
   return {
     backend,
     dir: resolve(config.filesDir ?? resolve(config.dataDir, 'files')),
@@ -76,6 +88,9 @@ export function filesOptionsFromConfig(config: Config): FilesOptions {
     thumbnailMaxInputBytes: config.thumbnailMaxInputBytes,
     thumbnailMaxPixels: config.thumbnailMaxPixels,
     thumbnailCacheMaxBytes: config.thumbnailCacheMaxBytes,
+    thumbnailSlots: config.thumbnailSlots,
+    thumbnailQueue: FILE_DEFAULTS.thumbnailQueue,
+    thumbnailWaitMs: FILE_DEFAULTS.thumbnailWaitMs,
     cleanupIntervalMs: FILE_DEFAULTS.cleanupIntervalMs,
     serverPublicUrl: config.publicUrl?.replace(/\/+$/, ''),
   };

@@ -6,6 +6,8 @@ import { randomId } from './file-key.ts';
 import type { ThumbnailCache } from './thumbnail-cache.ts';
 import type { RecentCommits } from './recent-commits.ts';
 import type { IssuedTokens } from './issued-tokens.ts';
+import type { RenderSlots } from './render-slots.ts';
+import type { RateLimiter } from '../../module-api/http.ts';
 
 /** Everything the files module's use-cases share: the app, the byte store and the options. */
 export interface FilesService {
@@ -14,6 +16,10 @@ export interface FilesService {
   readonly opts: FilesOptions;
   /** The disk cache of thumbnails, under its size cap. */
   readonly thumbnails: ThumbnailCache;
+  /** The thumbnails made at once, and those waiting to be (bounded). */
+  readonly renderSlots: RenderSlots;
+  /** The server's per-client limiter (http/rate-limit.ts): file GETs and thumbnail renders count against it. */
+  readonly limiter: RateLimiter;
   /** LARDER_PUBLIC_URL: the server's own base URL when set (routes outside the dispatcher). */
   readonly serverPublicUrl?: string;
   /** Tokens whose uploads this process committed lately: fileCallback answers them without a statement. */

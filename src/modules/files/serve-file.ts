@@ -15,6 +15,11 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply.code(404).headers({ 'cache-control': 'no-store' }).send(new ApiError('notFound', 'File not found.').toJSON());
 }
 
+/** 429 past the client address's rate limit; not cached, it ends with the window. */
+function tooMany(reply: FastifyReply, wait: number): FastifyReply {
+  return reply.code(429).headers({ 'cache-control': 'no-store', 'retry-after': String(wait) }).send(new ApiError('tooManyRequests').toJSON());
+}
+
 /** Headers every answer about a stored file carries. */
 export function fileHeaders(row: FileRecord, etag: string): Record<string, string> {
   const inline = mayRenderInline(row.mime_type);
@@ -74,8 +79,14 @@ function keyOf(req: FastifyRequest): string | undefined {
  * md5), Range (206/416), If-None-Match (304) and a year of caching; a `?imageView/...` query
  * gets a thumbnail. File urls are public, as on LeanCloud: the unguessable key is the
  * capability, and the `_File` ACL guards the record, not the bytes.
+ *
+ * Every GET counts one request against the client address's rate limit (http/rate-limit.ts),
+ * before its record is looked up: a refused one costs no statement. Only the address: a file
+ * url is fetched by browsers and image tags, with no session (and no app keys) to count.
  */
 export async function serveFile(svc: FilesService, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const wait = svc.limiter.take(req.ip, undefined, 1);
+  if (wait > 0) return tooMany(reply, wait);
   const key = keyOf(req);
   const row = key ? await committedByKey(svc.app.db, key) : undefined;
   if (!row) return notFound(reply);

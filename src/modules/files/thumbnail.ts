@@ -11,31 +11,31 @@ import { filesError } from './files-errors.ts';
 /**
  * sharp (libvips, about 30 MB of resident memory and 2.5 MB of heap) is loaded by the first
  * thumbnail, not at start-up: most servers never make one, and every process pays for its heap
- * on every request (docs/benchmarks.md, "Cloud code").
+ * on every request (docs/benchmarks.md, "Cloud code"). One libvips thread per image (its default
+ * is one per core where sharp's allocator allows it, e.g. on musl): then `thumbnailSlots`
+ * renders keep at most that many cores busy, whatever the platform.
  */
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 function loadSharp(): Promise<typeof import('sharp')> {
-  sharpModule ??= import('sharp');
+  sharpModule ??= import('sharp').then((m) => {
+    m.default.concurrency(1);
+    return m;
+  });
   return sharpModule;
 }
 
 /** Input formats thumbnails are made from: raster images only (no SVG or PDF rendering). */
 const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
-/** Thumbnails made at once per process: each holds a decoded image in memory. */
-const MAX_CONCURRENT = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
 
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+/**
+ * What a thumbnail that is not in the cache counts against the client address's rate limit,
+ * besides the GET itself (LARDER_RATE_LIMIT_PER_IP, http/rate-limit.ts): a render costs the CPU
+ * of tens to hundreds of ordinary requests (a 2000x1500 JPEG: 26-47 ms, 21-38 a second one at a
+ * time in docs/benchmarks.md "Files"; a plain request well under a millisecond), and a client
+ * asking for a new size each time makes one every time. At the default 6,000 a minute, a first visit to a page of 100 new thumbnails
+ * (1,100) passes; one address cannot have more than about 545 renders a minute made for it.
+ */
+export const THUMBNAIL_RENDER_COST = 10;
 
 async function readAll(svc: FilesService, row: FileRecord): Promise<Buffer> {
   const body = await svc.store.read(row.blob);
@@ -102,6 +102,8 @@ export function thumbnailDir(svc: FilesService, objectId: string): string {
 /**
  * Answers GET /files/<key>?imageView/...: from the disk cache (`<files dir>/thumbnails/<objectId>/`,
  * named by a hash of the file and the parameters) or freshly made and then cached (temp + rename).
+ * A render counts against the client address's rate limit first (refused: 429, nothing made),
+ * then waits for one of the process's render slots (none in time: 429 `thumbnailsBusy`).
  */
 export async function thumbnailResponse(svc: FilesService, row: FileRecord, query: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const view = parseImageView(query);
@@ -114,7 +116,25 @@ export async function thumbnailResponse(svc: FilesService, row: FileRecord, quer
   const path = join(dir, `${id}.${format}`);
   const hit = await svc.thumbnails.lookup(path);
   if (hit) return reply.code(200).headers({ ...headers, 'content-length': String(hit.size) }).send(hit.file.createReadStream());
-  const data = await withSlot(() => makeThumbnail(svc, row, view, format));
-  await svc.thumbnails.store(path, data).catch((err: unknown) => req.log.warn({ err }, 'thumbnail cache write failed'));
+  const wait = svc.limiter.take(req.ip, undefined, THUMBNAIL_RENDER_COST);
+  if (wait > 0) {
+    void reply.headers({ 'cache-control': 'no-store', 'retry-after': String(wait) });
+    throw new ApiError('tooManyRequests');
+  }
+  // A second request for a thumbnail being made waits for that render instead of making it again.
+  const rendering = svc.renderSlots.inProgress;
+  let render = rendering.get(path);
+  if (!render) {
+    render = svc.renderSlots.run(() => makeThumbnail(svc, row, view, format)).then(async (data) => {
+      await svc.thumbnails.store(path, data).catch((err: unknown) => req.log.warn({ err }, 'thumbnail cache write failed'));
+      return data;
+    }).finally(() => rendering.delete(path));
+    rendering.set(path, render);
+  }
+  const data = await render.catch((err: unknown) => {
+    // Busy for a moment, not for a rate-limit window: a second is what one render takes.
+    if (err instanceof ApiError && err.errorName === 'thumbnailsBusy') void reply.headers({ 'cache-control': 'no-store', 'retry-after': '1' });
+    throw err;
+  });
   return reply.code(200).headers({ ...headers, 'content-length': String(data.length) }).send(data);
 }
