@@ -30,8 +30,8 @@ const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
 /**
  * What a thumbnail that is not in the cache counts against the client address's rate limit,
  * besides the GET itself (LARDER_RATE_LIMIT_PER_IP, http/rate-limit.ts): a render costs the CPU
- * of tens to hundreds of ordinary requests (a 2000x1500 JPEG: 26-47 ms, 21-38 a second one at a
- * time in docs/benchmarks.md "Files"; a plain request well under a millisecond), and a client
+ * of tens to hundreds of ordinary requests (a 2000x1500 JPEG: 26-47 ms each, 21-38 a second made one
+ * at a time in docs/benchmarks.md "Files"; a plain request well under a millisecond), and a client
  * asking for a new size each time makes one every time. At the default 6,000 a minute, a first visit to a page of 100 new thumbnails
  * (1,100) passes; one address cannot have more than about 545 renders a minute made for it.
  */
