@@ -56,8 +56,31 @@ export function serverEnv(storage: ServerStorage, extra: Record<string, string> 
   return Object.assign(env, extra);
 }
 
+/** BENCH_PORTS=<first>-<last>: the ports benches may give their servers (a session's own range on a shared machine); else any free one. */
+const PORT_RANGE = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+let nextInRange = PORT_RANGE ? Number(PORT_RANGE[1]) : 0;
+
+/** A port of BENCH_PORTS that was free a moment ago, taking them in turn (a port just given out is not given again at once). */
+async function freePortInRange(first: number, last: number): Promise<number> {
+  for (let tries = 0; tries <= last - first; tries++) {
+    const port = nextInRange;
+    nextInRange = port >= last ? first : port + 1;
+    if (await listenable(port)) return port;
+  }
+  throw new Error(`no free port in BENCH_PORTS ${first}-${last}`);
+}
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 /** A TCP port that was free a moment ago on the loopback interface. */
 export function freePort(): Promise<number> {
+  if (PORT_RANGE) return freePortInRange(Number(PORT_RANGE[1]), Number(PORT_RANGE[2]));
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

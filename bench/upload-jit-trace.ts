@@ -12,7 +12,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_KEYS, REPO_ROOT, serverEnv } from './server-process.ts';
+import { BENCH_KEYS, freePort, REPO_ROOT, serverEnv } from './server-process.ts';
 
 const { values: flags } = parseArgs({ options: { uploads: { type: 'string', default: '600' }, size: { type: 'string', default: '1024' }, 'node-args': { type: 'string', default: '--trace-opt --trace-deopt' }, root: { type: 'string' } } });
 const agent = new Agent({ keepAlive: true });
@@ -30,7 +30,7 @@ function call(url: string, method: string, headers: Record<string, string>, body
 }
 const dir = await mkdtemp(join(tmpdir(), 'larder-jit-'));
 const out = join(dir, 'trace.txt');
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = await freePort();
 const log = createWriteStream(out);
 const child = spawn(process.execPath, [...flags['node-args']!.split(' ').filter(Boolean), 'bin/larder.js', 'serve'], { cwd: flags.root ?? REPO_ROOT, env: serverEnv({ kind: 'pglite', dataDir: join(dir, 'data') }, { LARDER_PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.pipe(log);
