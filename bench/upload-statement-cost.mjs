@@ -15,7 +15,9 @@
  * - base: as main sends it (the `_File` row's metaData and "updatedAt" change);
  * - noupd: the same without "updatedAt" (no indexed column of `_File` changes, so the update may
  *   be HOT: no new entry in any of its four indexes);
- * - fileonly: the `_larder_files` row only (what a commit that left `_File` alone would cost).
+ * - fileonly: the `_larder_files` row only (what a commit that left `_File` alone would cost);
+ * - nolock: as base without the `FOR UPDATE` of the `_File` row (what the lock costs; not a
+ *   variant the server could send as it is: the lock orders the commit after a running delete).
  * docs/benchmarks.md, "Files".
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,7 +49,7 @@ const insertText = (sfx) => `WITH before_insert AS (INSERT INTO _larder_files${s
       VALUES ($9, $10::timestamptz, $11::timestamptz, $12::jsonb, $13::text[], $14::text[], $15::jsonb)`;
 
 const commitText = (sfx, variant) => {
-  const record = `record AS (SELECT "objectId" FROM "_File${sfx}" WHERE "objectId" = $1 FOR UPDATE)`;
+  const record = `record AS (SELECT "objectId" FROM "_File${sfx}" WHERE "objectId" = $1${variant === 'nolock' ? '' : ' FOR UPDATE'})`;
   const file = `file AS (UPDATE _larder_files${sfx} SET state = 'committed', size = $2, md5 = $3, updated_at = now()
       WHERE object_id = $4 AND state = ANY($5::text[]) AND EXISTS (SELECT 1 FROM record)
         AND ($6::timestamptz IS NULL OR expires_at > $7::timestamptz) RETURNING object_id)`;
@@ -78,7 +80,7 @@ async function run(db, text, values) {
 }
 
 const id = () => randomBytes(8).toString('hex').slice(0, 10);
-const VARIANTS = { base: {}, noupd: {}, fileonly: {}, ff90: { fillfactor: 90 } };
+const VARIANTS = { base: {}, noupd: {}, fileonly: {}, ff90: { fillfactor: 90 }, nolock: {} };
 const chosen = only.length ? only : ['base', 'noupd', 'fileonly'];
 
 const dir = mkdtempSync(join(tmpdir(), 'larder-upload-stmt-'));
