@@ -206,19 +206,25 @@ async function sweep(): Promise<void> {
   const [statement] = (await capture(shape, '')).filter((s) => /ORDER BY/.test(s.toQuery().text));
   const { text, values } = statement.toQuery();
   const lo = values.indexOf(1000);
+  // `--modes generic,custom`: a column per cost and plan mode (`1.1/custom`); default generic only.
+  const modes = arg('--modes', 'generic').split(',');
+  // `--pg-options '-c max_parallel_workers_per_gather=0'`: more settings on every connection of the sweep.
+  const extra = arg('--pg-options', '');
+  const cols = costs.flatMap((c) => modes.map((m) => `${c}/${m}`));
   const clients = new Map<string, pg.Client>();
-  for (const cost of costs) {
-    const client = new pg.Client({ connectionString: dbOf(shape), options: `-c search_path=larder,public -c TimeZone=UTC -c random_page_cost=${cost} -c plan_cache_mode=force_generic_plan` });
+  for (const col of cols) {
+    const [cost, mode] = col.split('/');
+    const client = new pg.Client({ connectionString: dbOf(shape), options: `-c search_path=larder,public -c TimeZone=UTC -c random_page_cost=${cost} -c plan_cache_mode=force_${mode}_plan ${extra}` });
     await client.connect();
     await client.query({ name: 'rpc_probe', text, values });
-    clients.set(cost, client);
+    clients.set(col, client);
   }
-  console.log(`width | ${costs.map((c) => `rpc=${c} ms (median of ${runs})`).join(' | ')} | plan at each cost`);
-  for (const width of [100, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]) {
-    const times = new Map<string, number[]>(costs.map((c) => [c, []]));
+  console.log(`width | ${cols.map((c) => `rpc=${c} ms (median of ${runs})`).join(' | ')} | plan of each`);
+  for (const width of arg('--widths', '100,1000,5000,10000,20000,50000,100000,200000').split(",").map(Number)) {
+    const times = new Map<string, number[]>(cols.map((c) => [c, []]));
     const plans = new Map<string, string>();
     for (let i = 0; i < runs; i++) {
-      for (const cost of i % 2 ? [...costs].reverse() : costs) {
+      for (const cost of i % 2 ? [...cols].reverse() : cols) {
         const x = Math.floor(Math.random() * (200_000 - width + 1));
         const v = values.map((val, k) => (k === lo ? x : k === lo + 1 ? x + width : val));
         const res = await (clients.get(cost) as pg.Client).query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE rpc_probe(${v.map(literal).join(', ')})`);
@@ -228,7 +234,7 @@ async function sweep(): Promise<void> {
       }
     }
     const med = (a: number[]) => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)];
-    console.log(`${width} | ${costs.map((c) => med(times.get(c) as number[]).toFixed(2)).join(' | ')} | ${costs.map((c) => plans.get(c)).join(' | ')}`);
+    console.log(`${width} | ${cols.map((c) => med(times.get(c) as number[]).toFixed(2)).join(' | ')} | ${cols.map((c) => plans.get(c)).join(' | ')}`);
   }
   for (const c of clients.values()) await c.end();
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../app-context.ts';
-import { accessOf, droppedFrom, fieldView, planQuery, reusableShape, type Access, type QueryPlan } from '../plan/index.ts';
+import { accessOf, droppedFrom, fieldView, narrowRange, planQuery, reusableShape, type Access, type QueryPlan } from '../plan/index.ts';
 import { sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
 import { accessPaths } from '../storage/table-access-paths.ts';
@@ -44,14 +44,25 @@ interface FindPlan {
   withAcl: boolean;
 }
 
+/** How the page statement runs: prepared or not, and whether it reads a narrow range of its index. */
+interface Reuse {
+  reuse: boolean;
+  narrow: boolean;
+}
+
+const NOT_REUSED: Reuse = { reuse: false, narrow: false };
+
 /**
- * Whether the page statement may run prepared (plan/reusable-shape.ts). The table's indexes are
- * read (cached) only for the readers that can qualify: the master key and anonymous callers.
+ * Whether the page statement may run prepared (plan/reusable-shape.ts), and whether it then reads
+ * a narrow range (plan/narrow-range.ts). The table's indexes are read (cached) only for the
+ * readers that can qualify: the master key and anonymous callers.
  */
-async function reusable(ctx: RequestContext, className: string, plan: FindPlan): Promise<boolean> {
+async function reusable(ctx: RequestContext, className: string, plan: FindPlan, order: string | undefined): Promise<Reuse> {
   const { readers } = plan.access;
-  if (!plan.query.shape || (readers !== null && (readers.length !== 1 || readers[0] !== '*'))) return false;
-  return reusableShape(plan.query.shape, readers, await accessPaths(ctx.app.db, className));
+  if (!plan.query.shape || (readers !== null && (readers.length !== 1 || readers[0] !== '*'))) return NOT_REUSED;
+  const paths = await accessPaths(ctx.app.db, className);
+  if (!reusableShape(plan.query.shape, readers, paths)) return NOT_REUSED;
+  return { reuse: true, narrow: narrowRange(plan.query.cond, order, plan.schema, paths) };
 }
 
 /** Runs the checks of a class query and plans it; undefined for an unknown class. */
@@ -96,8 +107,8 @@ async function runFind(ctx: RequestContext, className: string, plan: FindPlan, q
   if (q.count) out.count = await countOf(ctx, plan);
   if (q.limit > 0) {
     const { table, filter, order } = plan.query;
-    const reuse = await reusable(ctx, className, plan);
-    const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse };
+    const { reuse, narrow } = await reusable(ctx, className, plan, q.order);
+    const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: plan.withAcl, reuse, narrow };
     const { db, classes } = ctx.app;
     // The page and the objects its pointers name in one statement (page-includes.ts), only when
     // that statement runs prepared: unprepared, its parsing and planning cost PostgreSQL more than
@@ -135,12 +146,12 @@ export async function findObjectsJson(ctx: RequestContext, className: string, q:
   if (!plan) return q.count ? { results: [], count: 0 } : { results: [] };
   // Rows that need fields dropped or Relation markers added go through the parsing path.
   if (plan.withAcl || !plan.query.view.textEncodable || hasRelationFields(plan.schema)) return runFind(ctx, className, plan, q);
-  const reuse = await reusable(ctx, className, plan);
+  const { reuse, narrow } = await reusable(ctx, className, plan, q.order);
   const heads = q.include.length ? await splicedHeads(ctx, plan, q, reuse) : [];
   if (!heads) return runFind(ctx, className, plan, q);
   const count = q.count ? await countOf(ctx, plan) : undefined;
   const { table, filter, order } = plan.query;
-  const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: false, reuse };
+  const page = { table, filter, order, limit: q.limit, skip: q.skip, acl: false, reuse, narrow };
   let texts: string[] | undefined;
   let results: WireObject[] | undefined;
   if (heads.length) {

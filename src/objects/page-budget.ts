@@ -15,6 +15,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { sql, type Sql } from '../sql/fragment.ts';
 import { heavy } from '../storage/heavy-lane.ts';
 import type { Queryable } from '../storage/database.ts';
+import { narrowRead } from '../storage/narrow-reads.ts';
 import { preparedShape } from '../storage/prepared-statements.ts';
 
 /** Largest total of document text one page may hold, bytes (64 MiB, as a batch answer). */
@@ -31,6 +32,14 @@ export interface PageQuery {
   acl: boolean;
   /** Run the page statement prepared: the planner found its shape safe for that (plan/reusable-shape.ts). */
   reuse?: boolean;
+  /** And it reads a narrow range of its index (plan/narrow-range.ts, storage/narrow-reads.ts). */
+  narrow?: boolean;
+}
+
+/** The page statement as it runs: prepared when its shape allows, on the narrow reads' connections when narrow. */
+export function markedPage(statement: Sql, q: PageQuery): Sql {
+  if (!q.reuse) return statement;
+  return q.narrow ? narrowRead(preparedShape(statement)) : preparedShape(statement);
 }
 
 /**
@@ -130,7 +139,7 @@ export function rowFits(q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES):
 export async function readPage<R extends PageRow>(db: Queryable, q: PageQuery, maxBytes: number = MAX_PAGE_ANSWER_BYTES): Promise<R[]> {
   const statement = pageStatement(q, maxBytes);
   // Only this statement is prepared: the running-sum one runs only on pages with a large document.
-  const rows = await db.query<StatementRow<R>>(q.reuse ? preparedShape(statement) : statement);
+  const rows = await db.query<StatementRow<R>>(markedPage(statement, q));
   if (!rows.some((r) => r.data_text === null)) return rows as R[];
   // Let go of the rows within their share before the second statement's rows arrive.
   rows.length = 0;

@@ -18,11 +18,11 @@ import type { ClassSchema } from '../model/class-schema.ts';
 import { ident, isSafeKey, join, jsonKey, sql, type Sql } from '../sql/fragment.ts';
 import type { Database, Queryable } from '../storage/database.ts';
 import { heavy } from '../storage/heavy-lane.ts';
-import { prepared, preparedShape } from '../storage/prepared-statements.ts';
+import { prepared } from '../storage/prepared-statements.ts';
 import type { DocumentRow } from './encode.ts';
 import type { ObjectRow } from './object-row.ts';
 import { headKey, type IncludedCache, type VersionedRow } from './included-cache.ts';
-import { boundedColumns, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
+import { boundedColumns, markedPage, MAX_PAGE_ANSWER_BYTES, pageRowsSelect, readBoundedPage, rowFits, type PageQuery, type PageRow } from './page-budget.ts';
 
 /** Most include heads read with the page; further ones get their own statements. */
 export const MAX_HEADS_WITH_PAGE = 4;
@@ -160,7 +160,7 @@ export async function readPageWithIncludes(db: Database, cache: IncludedCache, a
   const keys = heads.map((h) => headKey(db, h.className, h.strip));
   const reads: HeadRead[] = keys.map((k) => (cache.isWarm(k) ? 'version' : 'text'));
   const statement = pageWithIncludesStatement(access, q, heads, maxBytes, db.engine, reads);
-  const all = await db.query<PartRow>(q.reuse ? preparedShape(statement) : statement);
+  const all = await db.query<PartRow>(markedPage(statement, q));
   const rows: PageRow[] = [];
   const found = heads.map(() => [] as VersionedRow[]);
   const missing = heads.map(() => [] as string[]);

@@ -10,6 +10,7 @@ export { readsRow } from './acl.ts';
 export { innerQueryClasses } from './inner-queries.ts';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.ts';
 export { reusableShape, type TableAccessPaths } from './reusable-shape.ts';
+export { narrowRange } from './narrow-range.ts';
 export { planWrite, writableRow, type WritePlan, type WriteRequest } from './plan-write.ts';
 export { selectById, selectByIds, selectByIdsOf, selectJoinedByIdsOf } from './plan-rows.ts';
 export { planMatch } from './plan-match.ts';

@@ -39,7 +39,7 @@ export const DEFAULT_EMBEDDED_SLICE_MS = 1000;
  */
 export async function openDatabase(t: DatabaseTarget): Promise<Database> {
   const slots = t.heavySlots || heavySlotsDefault(t);
-  if (t.databaseUrl) return withHeavyLane(await openPostgres({ url: t.databaseUrl, schema: t.schema, poolSize: t.poolSize, statementTimeoutMs: t.statementTimeoutMs }), slots, t.statementTimeoutMs);
+  if (t.databaseUrl) return withHeavyLane(await openPostgres({ url: t.databaseUrl, schema: t.schema, poolSize: t.poolSize, statementTimeoutMs: t.statementTimeoutMs, narrowPoolSize: slots }), slots, t.statementTimeoutMs);
   const { openPglite } = await import('./pglite.ts');
   return withHeavyLane(await openPglite({ dataDir: t.dataDir, schema: t.schema, statementTimeoutMs: t.statementTimeoutMs, sliceMs: t.embeddedSliceMs ?? DEFAULT_EMBEDDED_SLICE_MS, onUpkeep: t.onEmbeddedUpkeep }), slots, t.statementTimeoutMs);
 }

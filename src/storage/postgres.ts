@@ -4,6 +4,7 @@ import type { Database, Queryable } from './database.ts';
 import { translateDriverError } from './driver-errors.ts';
 import { dbPoolWaits, dbPoolWaitSeconds } from '../metrics/core-metrics.ts';
 import { startPgListener, type PgListener } from './pg-listener.ts';
+import { isNarrowRead, NARROW_RANDOM_PAGE_COST } from './narrow-reads.ts';
 import { statementName } from './prepared-statements.ts';
 
 /** Options for the PostgreSQL engine. */
@@ -13,6 +14,8 @@ export interface PostgresOptions {
   poolSize: number;
   /** Per-statement timeout in ms, so no query can run unbounded. */
   statementTimeoutMs: number;
+  /** Most connections for narrow reads (narrow-reads.ts); default poolSize. */
+  narrowPoolSize?: number;
 }
 
 // Return int8 and numeric as JS numbers: counts and JSON numbers stay numbers on the wire.
@@ -33,16 +36,35 @@ async function run<R>(client: pg.Pool | pg.PoolClient, statement: Sql): Promise<
   }
 }
 
+/** Every connection works inside the app's schema, with a hard ceiling on statement time. */
+function sessionOptions(opts: PostgresOptions): string {
+  return `-c search_path=${opts.schema},public -c statement_timeout=${opts.statementTimeoutMs} -c TimeZone=UTC`;
+}
+
 /** Opens a PostgreSQL pool whose connections use the app's schema. */
 export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.poolSize,
-    // Every connection works inside the app's schema, with a hard ceiling on statement time.
-    options: `-c search_path=${opts.schema},public -c statement_timeout=${opts.statementTimeoutMs} -c TimeZone=UTC`,
+    options: sessionOptions(opts),
   });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
+  // Narrow reads (narrow-reads.ts) on connections of their own, planned with a low
+  // random_page_cost; opened when the first one comes, at most one per heavy-lane slot (every
+  // narrow read is a page statement, so at most that many run at once).
+  let narrowPool: pg.Pool | undefined;
+  const narrow = (): pg.Pool => {
+    if (narrowPool) return narrowPool;
+    narrowPool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.narrowPoolSize ?? opts.poolSize,
+      options: `${sessionOptions(opts)} -c random_page_cost=${NARROW_RANDOM_PAGE_COST}`,
+    });
+    narrowPool.on('error', () => {});
+    narrowPool.on('connect', (client) => client.on('error', () => {}));
+    return narrowPool;
+  };
   // Nor may a checked-out one between two statements (inside a transaction, a pinned
   // connection): pg emits the server's termination on the client itself, and the pool listens
   // only to idle clients. The next statement on it fails (503) and it is not reused.
@@ -67,6 +89,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     engine: 'postgres',
     schema: opts.schema,
     query: async (statement) => {
+      if (isNarrowRead(statement)) return run(narrow(), statement);
       if (!mustWait()) return run(pool, statement);
       const client = await connectAfterWait();
       let failed: Error | undefined;
@@ -117,7 +140,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       if (closed) return;
       closed = true;
       await Promise.all(listeners.map((l) => l.close()));
-      await pool.end();
+      await Promise.all([pool.end(), narrowPool?.end()]);
     },
   };
 }

@@ -12,10 +12,28 @@ import type { Database } from './database.ts';
 /** How long the indexes and statistics of a class are trusted, ms. */
 export const ACCESS_PATHS_TTL_MS = 30_000;
 
-/** A table's indexes and public share (structurally plan/reusable-shape.ts's TableAccessPaths). */
+/** A numeric index column's statistics (structurally plan/reusable-shape.ts's NumberColumnStats). */
+export interface NumberStats {
+  readonly bounds: readonly number[];
+  readonly common: readonly number[];
+  readonly commonFreqs: readonly number[];
+  readonly nullFrac: number;
+}
+
+/** A table's indexes, public share and numeric index statistics (plan/reusable-shape.ts's TableAccessPaths). */
 export interface AccessPaths {
   readonly indexes: readonly string[];
   readonly publicShare: number | undefined;
+  /** By index definition: the statistics of its first column when that is numeric (a Number field's expression). */
+  readonly numberStats: ReadonlyMap<string, NumberStats>;
+}
+
+interface IndexRow {
+  def: string;
+  bounds: number[] | null;
+  common: number[] | null;
+  freqs: number[] | null;
+  null_frac: number | null;
 }
 
 interface Cached {
@@ -46,7 +64,29 @@ async function load(db: Database, className: string): Promise<AccessPaths> {
     LEFT JOIN pg_stats s ON s.schemaname = ${db.schema} AND s.tablename = ${className} AND s.attname = 'rperm'`);
   const indexes = (row?.indexes ?? []).filter((def) => !/USING gin \(rperm\)/.test(def));
   const publicShare = row?.analyzed ? (row.share ?? 0) : undefined;
-  return { indexes, publicShare };
+  return { indexes, publicShare, numberStats: await numberStatsOf(db, className) };
+}
+
+/**
+ * The statistics ANALYZE keeps for the first column of each index whose first column is a numeric
+ * expression (PostgreSQL files them under the index's name; plan/narrow-range.ts reads them).
+ */
+async function numberStatsOf(db: Database, className: string): Promise<Map<string, NumberStats>> {
+  // A value past float8's range (a numeric of 400 digits) fails the cast: no statistics then, the
+  // same as an index never analyzed (nothing counts as narrow).
+  const rows = await db.query<IndexRow>(sql`
+    SELECT pg_get_indexdef(i.indexrelid) AS def,
+      s.histogram_bounds::text::float8[] AS bounds, s.most_common_vals::text::float8[] AS common,
+      s.most_common_freqs::float8[] AS freqs, s.null_frac::float8 AS null_frac
+    FROM pg_index i
+    JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+    JOIN pg_class ic ON ic.oid = i.indexrelid
+    JOIN pg_attribute a ON a.attrelid = i.indexrelid AND a.attnum = 1 AND a.atttypid = 'numeric'::regtype
+    JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = ic.relname AND s.attname = a.attname
+    WHERE n.nspname = ${db.schema} AND t.relname = ${className} AND i.indexprs IS NOT NULL`).catch(() => [] as IndexRow[]);
+  const out = new Map<string, NumberStats>();
+  for (const r of rows) out.set(r.def, { bounds: r.bounds ?? [], common: r.common ?? [], commonFreqs: r.freqs ?? [], nullFrac: r.null_frac ?? 0 });
+  return out;
 }
 
 /** The indexes and public share of a class table, cached (see the file comment). */
