@@ -1,8 +1,9 @@
 /**
  * What a class table offers a plan, read from PostgreSQL's catalogue and statistics: the
  * definition of each of its indexes (but the GIN `rperm` one every class table has) and the share
- * of its rows readable by everyone. The planner decides from it which class queries may run as
- * prepared statements (plan/reusable-shape.ts). Cached per class for ACCESS_PATHS_TTL_MS: an
+ * of its rows readable by everyone, and the statistics of its indexes that start with a number. The
+ * planner decides from it which class queries may run as prepared statements
+ * (plan/reusable-shape.ts), and which of those read a narrow range (plan/narrow-range.ts). Cached per class for ACCESS_PATHS_TTL_MS: an
  * index made or dropped by `larder index` is seen at once (forgetAccessPaths), one made outside
  * Larder within that time, and the statistics move slowly anyway.
  */
@@ -12,7 +13,7 @@ import type { Database } from './database.ts';
 /** How long the indexes and statistics of a class are trusted, ms. */
 export const ACCESS_PATHS_TTL_MS = 30_000;
 
-/** A numeric index column's statistics (structurally plan/reusable-shape.ts's NumberColumnStats). */
+/** A numeric index column's statistics (structurally plan/narrow-range.ts's NumberColumnStats). */
 export interface NumberStats {
   readonly bounds: readonly number[];
   readonly common: readonly number[];
@@ -20,7 +21,7 @@ export interface NumberStats {
   readonly nullFrac: number;
 }
 
-/** A table's indexes, public share and numeric index statistics (plan/reusable-shape.ts's TableAccessPaths). */
+/** A table's indexes and public share (plan/reusable-shape.ts's TableAccessPaths) and numeric index statistics (plan/narrow-range.ts). */
 export interface AccessPaths {
   readonly indexes: readonly string[];
   readonly publicShare: number | undefined;
