@@ -33,11 +33,16 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** The connection pool's use now (PostgreSQL; undefined once closed), for /metrics. */
   poolStats?(): PoolStats | undefined;
+  /**
+   * The narrow reads' own connections (narrow-reads.ts; PostgreSQL; undefined once closed), for
+   * /metrics. Opened when the first narrow read comes, so `total` stays 0 until then.
+   */
+  narrowPoolStats?(): PoolStats | undefined;
 }
 
 /** A connection pool's use at one moment. */
 export interface PoolStats {
-  /** The configured size (LARDER_POOL_SIZE). */
+  /** The configured size (LARDER_POOL_SIZE; the narrow reads': LARDER_HEAVY_QUERY_SLOTS). */
   size: number;
   /** Connections open, idle ones included. */
   total: number;

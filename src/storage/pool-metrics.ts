@@ -3,14 +3,34 @@
  * counted per statement. A process may hold several databases (tests, several apps); their
  * pools are summed, and a pool that was closed or collected drops out.
  */
-import type { Database } from './database.ts';
+import type { Database, PoolStats } from './database.ts';
 import { gauge } from '../metrics/registry.ts';
 
 const pools = new Set<WeakRef<Database>>();
 
-/** Adds a database's pool to the gauge (no-op for engines without a pool). */
+/** Adds a database's pools to the gauges (no-op for engines without a pool). */
 export function watchPool(db: Database): void {
   if (db.poolStats) pools.add(new WeakRef(db));
+}
+
+/** The sum over the watched databases of one of their pools; forgets the closed and collected. */
+function summed(read: (db: Database) => PoolStats | undefined): PoolStats {
+  const sum = { size: 0, total: 0, idle: 0, waiting: 0 };
+  for (const ref of pools) {
+    const db = ref.deref();
+    // poolStats answers undefined once the database is closed.
+    if (!db?.poolStats?.()) {
+      pools.delete(ref);
+      continue;
+    }
+    const stats = read(db);
+    if (!stats) continue;
+    sum.size += stats.size;
+    sum.total += stats.total;
+    sum.idle += stats.idle;
+    sum.waiting += stats.waiting;
+  }
+  return sum;
 }
 
 gauge({
@@ -18,18 +38,18 @@ gauge({
   help: 'PostgreSQL pool connections: size (LARDER_POOL_SIZE), total open, idle, and requests waiting',
   labelNames: ['state'] as const,
   collect() {
-    const sum = { size: 0, total: 0, idle: 0, waiting: 0 };
-    for (const ref of pools) {
-      const stats = ref.deref()?.poolStats?.();
-      if (!stats) {
-        pools.delete(ref);
-        continue;
-      }
-      sum.size += stats.size;
-      sum.total += stats.total;
-      sum.idle += stats.idle;
-      sum.waiting += stats.waiting;
-    }
+    const sum = summed((db) => db.poolStats?.());
+    this.reset();
+    for (const [state, v] of Object.entries(sum)) this.set({ state }, v);
+  },
+});
+
+gauge({
+  name: 'larder_db_narrow_pool_connections',
+  help: 'PostgreSQL connections of narrow range reads (random_page_cost 1.1): size (LARDER_HEAVY_QUERY_SLOTS), total open, idle, and requests waiting',
+  labelNames: ['state'] as const,
+  collect() {
+    const sum = summed((db) => db.narrowPoolStats?.());
     this.reset();
     for (const [state, v] of Object.entries(sum)) this.set({ state }, v);
   },

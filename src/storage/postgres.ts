@@ -104,6 +104,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       }
     },
     poolStats: () => (closed ? undefined : { size: opts.poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    narrowPoolStats: () => (closed ? undefined : {
+      size: opts.narrowPoolSize ?? opts.poolSize,
+      total: narrowPool?.totalCount ?? 0,
+      idle: narrowPool?.idleCount ?? 0,
+      waiting: narrowPool?.waitingCount ?? 0,
+    }),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       // Connecting, BEGIN and COMMIT fail like statements do when the server is down (503).
       const client = mustWait() ? await connectAfterWait() : await connect();

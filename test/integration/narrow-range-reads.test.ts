@@ -4,7 +4,7 @@ import { ident, sql, staticText, type Sql } from '../../src/sql/fragment.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { isNarrowRead, narrowRead } from '../../src/storage/narrow-reads.ts';
 import { isPreparedShape } from '../../src/storage/prepared-statements.ts';
-import { forEachEngine, type Harness } from './harness/engines.ts';
+import { forEachEngine, TEST_KEYS, type Harness } from './harness/engines.ts';
 import { userPointer } from './harness/include-helpers.ts';
 import { captured } from './harness/statement-spy.ts';
 import { signUp } from './harness/user-helpers.ts';
@@ -139,6 +139,18 @@ forEachEngine('narrow range reads', (h: () => Harness) => {
     const serverCost = await costOf(db, false);
     assert.equal(serverCost, '4');
     assert.equal(narrowCost, engine === 'postgres' ? '1.1' : '4');
+
+    // /metrics counts those connections apart from the main pool (PostgreSQL only).
+    const res = await h().server.inject({ method: 'GET', url: '/metrics', headers: { 'x-lc-id': TEST_KEYS.appId, 'x-lc-key': `${TEST_KEYS.masterKey},master` } });
+    assert.equal(res.statusCode, 200, res.body);
+    const gauge = (state: string) => Number(new RegExp(`^larder_db_narrow_pool_connections\\{state="${state}"\\} (\\S+)$`, 'm').exec(res.body)?.[1]);
+    const stats = db.narrowPoolStats?.();
+    if (engine === 'postgres') {
+      assert.ok(stats && stats.size >= 1 && stats.total >= 1 && stats.total <= stats.size, JSON.stringify(stats));
+      assert.ok(gauge('size') >= stats.size && gauge('total') >= 1, res.body);
+    } else {
+      assert.equal(stats, undefined);
+    }
 
     // The plans those connections make: the narrow statement reads the n index in order on
     // PostgreSQL (a bitmap of it on the embedded engine, as before); the wide one a bitmap of it.
