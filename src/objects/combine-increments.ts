@@ -20,7 +20,7 @@ import type { Database } from '../storage/database.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import type { ParsedWrite } from '../model/write-ops.ts';
 import type { WritePlan } from '../plan/index.ts';
-import { slotsOfProcess } from './group-slots.ts';
+import { shareOfProcess, slotsOfProcess } from './group-slots.ts';
 import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 import { toIso } from './timestamps.ts';
 import type { Updated } from './update-object.ts';
@@ -66,6 +66,16 @@ const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRow
 export const ROWS_IN_FLIGHT = 8;
 export const ROWS_BUSY = 2;
 export const ROWS_PENDING = 4;
+/**
+ * This process's share of ROWS_BUSY and ROWS_PENDING (group-slots.ts), which are meant for the
+ * whole server: each of two workers sees about half the clients, and with the whole thresholds in
+ * each, twice the statements ran, each with about half the rows (commits per random Increment 0.3-0.5
+ * against one process's 0.15-0.25). At least 2 pending: two clients of one process never wait for each other.
+ */
+export function rowsBusy(processes = 1): { inFlight: number; pending: number } {
+  return { inFlight: shareOfProcess(ROWS_BUSY, processes), pending: shareOfProcess(ROWS_PENDING, processes, 2) };
+}
+
 /** Most rows in one such UPDATE (small for the reason given at combine-creates.ts MAX_GROUP). */
 const ROWS_MAX_GROUP = 16;
 
@@ -103,7 +113,7 @@ export function rowIncrementsWaiting(app: Pick<AppContext, 'scope'>, target: Omi
 
 /** A row's lone Increment: alone, or with lone Increments of other rows when enough are in flight. */
 function incrementRows(app: Pick<AppContext, 'db' | 'scope' | 'processes'>, target: IncrementTarget, part: Part): Promise<Updated> {
-  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, slotsOfProcess(ROWS_IN_FLIGHT, app.processes), { inFlight: ROWS_BUSY, pending: ROWS_PENDING }));
+  const queue = app.scope.ensure(ROWS_QUEUE, () => new SameRowQueue<RowPart, Updated>(ROWS_MAX_GROUP, slotsOfProcess(ROWS_IN_FLIGHT, app.processes), rowsBusy(app.processes)));
   return queue.submit(rowsKey(target), { ...part, objectId: target.objectId }, (rows) => runRows(app.db, target, rows));
 }
 

@@ -9,5 +9,17 @@
  * its share; at least 2, so that two clients of one process never wait for each other.
  */
 export function slotsOfProcess(serverSlots: number, processes = 1): number {
-  return Math.max(2, Math.ceil(serverSlots / Math.max(1, processes)));
+  return shareOfProcess(serverSlots, processes, 2);
+}
+
+/**
+ * One process's share of a count meant for the whole server (`processes` serve the app, each
+ * receiving about as many clients: node:cluster hands out connections in turn), at least `least`.
+ * combine-increments.ts gives its thresholds for grouping lone Increments this way: with each of
+ * two processes applying the whole server's, each process's statements carried half as many rows
+ * and PostgreSQL spent 1.5-1.7 times one process's CPU per random Increment (docs/benchmarks.md,
+ * "Two workers' random increments: the grouping thresholds per process").
+ */
+export function shareOfProcess(serverCount: number, processes = 1, least = 1): number {
+  return Math.max(least, Math.ceil(serverCount / Math.max(1, processes)));
 }

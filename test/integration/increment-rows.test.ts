@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { forEachEngine } from './harness/engines.ts';
-import { incrementTogether, rowIncrementsWaiting, ROWS_IN_FLIGHT, ROWS_PENDING } from '../../src/objects/combine-increments.ts';
-import { slotsOfProcess } from '../../src/objects/group-slots.ts';
+import { incrementTogether, rowIncrementsWaiting, rowsBusy, ROWS_IN_FLIGHT, ROWS_PENDING } from '../../src/objects/combine-increments.ts';
 import type { Updated } from '../../src/objects/update-object.ts';
 import { ident, sql } from '../../src/sql/fragment.ts';
 import { AppScope } from '../../src/app-scope.ts';
@@ -167,12 +166,12 @@ forEachEngine('increments of several rows', (h) => {
     }
   });
 
-  test('with two processes serving the app, each groups once its share of ROWS_IN_FLIGHT is in flight', async () => {
+  test('with two processes serving the app, the Increments waiting behind a process\'s share go as one group', async () => {
     const app = { db: h().app.db, scope: new AppScope(defaultSettings()), processes: 2 };
     const ids = [await create({ n: 1 }), await create({ n: 2 })];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const blockers = Array.from({ length: slotsOfProcess(ROWS_IN_FLIGHT, 2) }, (_, i) =>
+    const blockers = Array.from({ length: rowsBusy(2).pending }, (_, i) =>
       incrementTogether(app, { className: CLASS, objectId: `heldp${i}`, field: 'n', rowTests: master }, 0, async () => {
         await held;
         return { updatedAt: 'held', changed: {} };
@@ -182,6 +181,43 @@ forEachEngine('increments of several rows', (h) => {
     release();
     await Promise.all(blockers);
     assert.deepEqual((await Promise.all(group)).map((u) => u.changed), [{ n: 2 }, { n: 3 }]);
+  });
+
+  test('with two processes serving the app, each groups once its share of ROWS_PENDING is in flight; two of a process run alone', async () => {
+    // Each of two workers sees about half the clients: with the whole server's thresholds in each,
+    // its groups carried half the rows (docs/benchmarks.md, "Two workers' random increments").
+    const app = { db: h().app.db, scope: new AppScope(defaultSettings()), processes: 2 };
+    const share = rowsBusy(2).pending;
+    assert.ok(share < ROWS_PENDING && share >= 2);
+    const id = await create({ n: 3 });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started = 0;
+    const blockers = Array.from({ length: share }, (_, i) =>
+      incrementTogether(app, { className: CLASS, objectId: `heldshare${i}`, field: 'n', rowTests: master }, 0, async () => {
+        started++;
+        await held;
+        return { updatedAt: 'held', changed: {} };
+      }));
+    let ranAlone = false;
+    const next = incrementTogether(app, { className: CLASS, objectId: id, field: 'n', rowTests: master }, 1, async () => {
+      ranAlone = true;
+      return { updatedAt: 'alone', changed: { n: 4 } };
+    });
+    try {
+      const key = { className: CLASS, field: 'n', rowTests: master };
+      for (let i = 0; i < 2000 && rowIncrementsWaiting(app, key) < 1; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(rowIncrementsWaiting(app, key), 1, 'the next Increment waits for a group');
+      assert.equal(started, share, 'the first ones ran alone, at once');
+      assert.equal(ranAlone, false);
+    } finally {
+      release();
+      await Promise.all(blockers);
+    }
+    // Alone in its group of one row (the blockers' rows do not exist): it runs alone after all.
+    await next;
+    assert.equal(ranAlone, true);
+    assert.deepEqual(rowsBusy(1), { inFlight: 2, pending: ROWS_PENDING }, 'one process keeps the server\'s thresholds');
   });
 
   test('two processes\' groups over the same 5 rows (160 Increments): none lost, distinct values per row', async () => {
