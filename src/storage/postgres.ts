@@ -5,6 +5,7 @@ import { translateDriverError } from './driver-errors.ts';
 import { dbPoolWaits, dbPoolWaitSeconds } from '../metrics/core-metrics.ts';
 import { startPgListener, type PgListener } from './pg-listener.ts';
 import { isNarrowRead, NARROW_RANDOM_PAGE_COST } from './narrow-reads.ts';
+import { PgStatement, type RowsCallback } from './pg-statement.ts';
 import { statementName } from './prepared-statements.ts';
 
 /** Options for the PostgreSQL engine. */
@@ -24,13 +25,26 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 // timestamptz stays a string; encode.ts formats it.
 pg.types.setTypeParser(1184, (v) => v);
 
+/** pg's Pool and PoolClient take a Submittable with a callback (typed there without one). */
+interface CallbackQueryable {
+  query(statement: PgStatement, callback: RowsCallback): void;
+}
+
+/** Runs a statement through the extended protocol as a PgStatement (pg-statement.ts). */
+function runStatement<R>(client: pg.Pool | pg.PoolClient, name: string | undefined, text: string, values: unknown[]): Promise<R[]> {
+  return new Promise<R[]>((resolve, reject) => {
+    (client as unknown as CallbackQueryable).query(new PgStatement(name, text, values), (err, rows) => (err ? reject(err) : resolve(rows as R[])));
+  });
+}
+
 async function run<R>(client: pg.Pool | pg.PoolClient, statement: Sql): Promise<R[]> {
   const { text, values } = statement.toQuery();
   // Marked statements run as named prepared statements (planned once per connection).
   const name = statementName(statement, text);
   try {
-    const res = await client.query(name ? { name, text, values } : { text, values });
-    return res.rows as R[];
+    // Without a name or parameters pg sends a simple query; that stays pg's.
+    if (name === undefined && values.length === 0) return (await client.query(text)).rows as R[];
+    return await runStatement<R>(client, name, text, values);
   } catch (err) {
     throw translateDriverError(err);
   }
