@@ -32,6 +32,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   'src/storage/prepared-statements.ts: shapes': 'marks on SQL fragment objects',
   'src/storage/heavy-lane.ts: marked': 'marks on SQL fragment objects',
   'src/storage/narrow-reads.ts: marked': 'marks on SQL fragment objects',
+  'src/storage/pg-statement.ts: described': 'weakly keyed by a pg connection: the result columns of the statements prepared on it, released with it',
   'src/storage/table-access-paths.ts: caches': 'weakly keyed by a Database object (one app\'s database), released with it',
   'src/storage/pool-metrics.ts: pools': 'weak references to open pools for the process-wide /metrics gauge',
   'src/storage/pglite-worker.mjs: preparedNames': 'inside the embedded engine worker thread (one database)',
