@@ -66,14 +66,19 @@ const ROWS_QUEUE = appSlot<SameRowQueue<RowPart, Updated>>('objects.incrementRow
 export const ROWS_IN_FLIGHT = 8;
 export const ROWS_BUSY = 2;
 export const ROWS_PENDING = 4;
+/** The least share of ROWS_PENDING a process keeps with several processes (rowsBusy). */
+const ROWS_PENDING_LEAST = 3;
 /**
  * This process's share of ROWS_BUSY and ROWS_PENDING (group-slots.ts), which are meant for the
  * whole server: each of two workers sees about half the clients, and with the whole thresholds in
  * each, twice the statements ran, each with about half the rows (commits per random Increment 0.3-0.5
- * against one process's 0.15-0.25). At least 2 pending: two clients of one process never wait for each other.
+ * against one process's 0.15-0.25). At least 3 pending, so three clients of one process never wait
+ * for each other: with 2, eight clients over two workers made groups of two, which cost PostgreSQL
+ * about a fifth more per Increment than lone statements (docs/benchmarks.md, "Two workers' random
+ * increments").
  */
 export function rowsBusy(processes = 1): { inFlight: number; pending: number } {
-  return { inFlight: shareOfProcess(ROWS_BUSY, processes), pending: shareOfProcess(ROWS_PENDING, processes, 2) };
+  return { inFlight: shareOfProcess(ROWS_BUSY, processes), pending: shareOfProcess(ROWS_PENDING, processes, ROWS_PENDING_LEAST) };
 }
 
 /** Most rows in one such UPDATE (small for the reason given at combine-creates.ts MAX_GROUP). */
