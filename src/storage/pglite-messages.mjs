@@ -7,7 +7,7 @@
 // Parse, Bind, Describe, Execute and Sync are written straight into one reused buffer: PGlite's
 // serializer (protocol.serialize, pg-protocol's Writer) gives every message a buffer of its own
 // (private fields behind WeakMaps, a new 256-byte buffer after each message) and they were then
-// copied once more into one; 11-20 us per statement in a loop against 1-3 us this way
+// copied once more into one; 12-25 us per statement in a loop against 2-4 us this way
 // (docs/benchmarks.md, "Files"). The bytes are the same (pglite-messages.test.ts).
 import { createRequire } from 'node:module';
 import { protocol } from '@electric-sql/pglite';
