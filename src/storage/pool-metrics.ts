@@ -33,24 +33,28 @@ function summed(read: (db: Database) => PoolStats | undefined): PoolStats {
   return sum;
 }
 
-gauge({
-  name: 'larder_db_pool_connections',
-  help: 'PostgreSQL pool connections: size (LARDER_POOL_SIZE), total open, idle, and requests waiting',
-  labelNames: ['state'] as const,
-  collect() {
-    const sum = summed((db) => db.poolStats?.());
-    this.reset();
-    for (const [state, v] of Object.entries(sum)) this.set({ state }, v);
-  },
-});
+/** A gauge of one pool per database, summed, by state (size, total, idle, waiting). */
+function poolGauge(name: string, help: string, read: (db: Database) => PoolStats | undefined): void {
+  gauge({
+    name,
+    help,
+    labelNames: ['state'] as const,
+    collect() {
+      const sum = summed(read);
+      this.reset();
+      for (const [state, v] of Object.entries(sum)) this.set({ state }, v);
+    },
+  });
+}
 
-gauge({
-  name: 'larder_db_narrow_pool_connections',
-  help: 'PostgreSQL connections of narrow range reads (random_page_cost 1.1): size (LARDER_HEAVY_QUERY_SLOTS), total open, idle, and requests waiting',
-  labelNames: ['state'] as const,
-  collect() {
-    const sum = summed((db) => db.narrowPoolStats?.());
-    this.reset();
-    for (const [state, v] of Object.entries(sum)) this.set({ state }, v);
-  },
-});
+poolGauge(
+  'larder_db_pool_connections',
+  'PostgreSQL pool connections: size (LARDER_POOL_SIZE), total open, idle, and requests waiting',
+  (db) => db.poolStats?.(),
+);
+
+poolGauge(
+  'larder_db_narrow_pool_connections',
+  'PostgreSQL connections of narrow range reads (random_page_cost 1.1): size (LARDER_HEAVY_QUERY_SLOTS), total open, idle, and requests waiting',
+  (db) => db.narrowPoolStats?.(),
+);
