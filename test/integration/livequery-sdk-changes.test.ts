@@ -31,9 +31,9 @@ forEachEngine('livequery: internal user changes, relations, permission changes (
     const open = await h().client.put('/1.1/larder/classes/_User/permissions', { find: { onlySignInUsers: true } }, { master: true });
     assert.equal(open.status, 200, JSON.stringify(open.body));
   });
-  after(() => {
+  after(async () => {
     h().app.clock = undefined;
-    closeLiveQuerySdk(AV);
+    await closeLiveQuerySdk(AV);
   });
 
   test("the server's own _User writes reach subscribers as updates (and enters), hidden fields left out", async () => {

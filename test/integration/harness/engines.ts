@@ -113,12 +113,16 @@ export function forEachEngine(name: string, body: (h: () => Harness) => void, op
       before(async () => {
         harness = await startHarness(engine, opts);
       });
-      after(async () => {
-        await harness?.stop();
-      });
       body(() => {
         if (!harness) throw new Error('harness not started');
         return harness;
+      });
+      // Registered after the body's hooks: node:test runs `after` hooks in the order they were
+      // registered, and a suite's own teardown (closing an SDK's WebSocket, a mail capture) must
+      // run while the server still answers, or a client's last command (a LiveQuery logout) is
+      // left waiting and reconnects to a closed port after the suite ended.
+      after(async () => {
+        await harness?.stop();
       });
     });
   }

@@ -39,8 +39,14 @@ export function liveQuerySdk(serverURL: string): AVNamespace {
   return AV;
 }
 
-/** Closes the SDK's realtime connection (end of a suite). */
-export function closeLiveQuerySdk(AV: AVNamespace): void {
+/**
+ * Closes the SDK's realtime connection (end of a suite, while the server still runs). First a
+ * short pause: the LiveQuery plugin logs a client out a tick after its last query is
+ * unsubscribed, without the caller awaiting it, and that logout's answer should arrive before
+ * the connection closes (else the SDK waits 20 s for it and warns).
+ */
+export async function closeLiveQuerySdk(AV: AVNamespace): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 100));
   AV._config.realtime?._close?.();
 }
 
