@@ -49,7 +49,7 @@ interface Wire {
   bind(m: { portal: string; statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void;
   describe(m: { type: 'P'; name: string }): void;
   execute(m: { portal: string }): void;
-    sync(): void;
+  sync(): void;
 }
 
 /** Columns of each connection's named statements, once described there. */
