@@ -2,10 +2,13 @@
 // OFF_THREAD_MD5_MIN_BYTES), over HTTP on every engine (local disk backend): the token PUT and
 // the direct POST store exactly the bytes with their md5 as `_checksum`; a client that leaves
 // halfway gets its token back and a retry succeeds; one larger than the limit is refused.
+// Smaller bodies of several socket reads, hashed on the main thread after their chunks went to
+// the file (hashing-file-sink.ts, `later`), likewise.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { OFF_THREAD_MD5_MIN_BYTES } from '../../src/modules/files/off-thread-md5.ts';
+import { LATER_UNHASHED_BYTES } from '../../src/modules/files/hashing-file-sink.ts';
 import { sql } from '../../src/sql/fragment.ts';
 import { abandonPut, partFiles, untilUploadLetGo } from './harness/abandoned-upload.ts';
 import { engines, TEST_KEYS } from './harness/engines.ts';
@@ -80,6 +83,38 @@ for (const engine of engines()) {
       assert.equal(await state(t.objectId), 'pending');
       assert.deepEqual(await partFiles(dir), []);
       const data = body(SIZE, 5);
+      assert.equal((await put(t.upload_url, data)).status, 200);
+      const got = await api('GET', `/1.1/files/${t.objectId}`);
+      assert.equal(got.body.metaData._checksum, md5(data));
+    });
+
+    test('smaller bodies, md5 after their writes: 1 MiB and past the unhashed allowance, four at once and the direct POST, bytes and _checksum are theirs', async () => {
+      const sizes = [1024 * 1024, 3 * LATER_UNHASHED_BYTES + 5, 64 * 1024 + 1, 1024 * 1024 - 3];
+      const tokens = await Promise.all(sizes.map((_, i) => token(`s${i}.bin`)));
+      const datas = sizes.map((n, i) => body(n, 10 + i));
+      const results = await Promise.all(tokens.map((t, i) => put(t.upload_url, datas[i])));
+      assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200]);
+      for (const [i, t] of tokens.entries()) {
+        assert.ok((await served(t.url)).equals(datas[i]));
+        const got = await api('GET', `/1.1/files/${t.objectId}`);
+        assert.deepEqual([got.body.metaData.size, got.body.metaData._checksum], [datas[i].length, md5(datas[i])]);
+      }
+      const data = body(2 * LATER_UNHASHED_BYTES + 1, 20);
+      const res = await fetch(`${base}/1.1/files/small.bin`, { method: 'POST', headers: { ...KEYS, 'content-type': 'application/octet-stream' }, body: new Uint8Array(data) });
+      assert.equal(res.status, 201);
+      const created = (await res.json()) as Json;
+      const got = await api('GET', `/1.1/files/${created.objectId}`);
+      assert.deepEqual([got.body.metaData.size, got.body.metaData._checksum], [data.length, md5(data)]);
+    });
+
+    test('a smaller body whose client leaves halfway: no temporary file stays, the token is pending again, a retry stores it', async () => {
+      const t = await token('left-small.bin');
+      const url = new URL(t.upload_url);
+      await abandonPut(Number(url.port), url.pathname, 1024 * 1024, body(512 * 1024, 21), 200);
+      await untilUploadLetGo(dir, () => state(t.objectId));
+      assert.equal(await state(t.objectId), 'pending');
+      assert.deepEqual(await partFiles(dir), []);
+      const data = body(1024 * 1024, 22);
       assert.equal((await put(t.upload_url, data)).status, 200);
       const got = await api('GET', `/1.1/files/${t.objectId}`);
       assert.equal(got.body.metaData._checksum, md5(data));

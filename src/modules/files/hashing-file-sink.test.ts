@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, test } from 'node:test';
 import { ApiError } from '../../module-api/errors.ts';
-import { HashingFileSink, OFF_THREAD_BACKLOG_BYTES, SINK_BUFFER_BYTES, SYNC_EVERY_BYTES } from './hashing-file-sink.ts';
+import { HashingFileSink, LATER_UNHASHED_BYTES, OFF_THREAD_BACKLOG_BYTES, SINK_BUFFER_BYTES, SYNC_EVERY_BYTES } from './hashing-file-sink.ts';
 import { remoteMd5, type RemoteMd5 } from './off-thread-md5.ts';
 
 let dir: string;
@@ -30,6 +30,7 @@ async function sinkStores(name: string, parts: Buffer[], makeSink: (fd: number) 
   const fh = await open(path, 'wx');
   const sink = makeSink(fh.fd);
   await pipeline(Readable.from(parts), sink);
+  await sink.hashed();
   await fh.close();
   const all = Buffer.concat(parts);
   assert.equal(sink.size, all.length);
@@ -168,4 +169,44 @@ test('md5 on the md5 thread: a digest that fails fails the stream', async () => 
   const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, remote);
   await assert.rejects(pipeline(Readable.from([Buffer.alloc(1000, 1)]), sink), /md5 thread exited/);
   await fh.close();
+});
+
+test('md5 deferred (`later`): the same bytes, size and md5 as hashing here, small and larger than its allowance', async () => {
+  await sinkStores('j', chunks(16, 64 * 1024), (fd) => new HashingFileSink(fd, 1 << 30, SYNC_EVERY_BYTES, 'later'));
+  await sinkStores('k', chunks(70, 64 * 1024 + 5), (fd) => new HashingFileSink(fd, 1 << 30, SYNC_EVERY_BYTES, 'later'));
+  await sinkStores('l', [Buffer.alloc(0)], (fd) => new HashingFileSink(fd, 1 << 30, SYNC_EVERY_BYTES, 'later'));
+});
+
+test('md5 deferred: the hash waits for the writes and catches up in later turns; what waits unhashed stays bounded', async () => {
+  const path = join(dir, 'm');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, 'later');
+  let most = 0;
+  const parts = chunks(128, 64 * 1024);
+  const body = Readable.from((function* () {
+    for (const p of parts) {
+      most = Math.max(most, sink.unhashedBytes);
+      yield p;
+    }
+  })());
+  await pipeline(body, sink);
+  most = Math.max(most, sink.unhashedBytes);
+  // Usually the last chunks are still unhashed when the stream finished (the writes went first).
+  if (sink.unhashedBytes > 0) assert.throws(() => sink.digest(), /before hashed\(\) resolved/);
+  await sink.hashed();
+  assert.equal(sink.unhashedBytes, 0);
+  assert.ok(most <= LATER_UNHASHED_BYTES, `unhashed ${most}`);
+  assert.equal(sink.digest(), md5(Buffer.concat(parts)));
+  await fh.close();
+});
+
+test('md5 deferred: a sink destroyed mid-body lets its unhashed chunks go and closes', async () => {
+  const path = join(dir, 'n');
+  const fh = await open(path, 'wx');
+  const sink = new HashingFileSink(fh.fd, 1 << 30, SYNC_EVERY_BYTES, 'later');
+  sink.write(Buffer.alloc(512 * 1024, 1));
+  sink.destroy(new Error('client left'));
+  await once(sink, 'close').catch(() => {});
+  await fh.close();
+  assert.equal(sink.unhashedBytes, 0);
 });

@@ -28,8 +28,22 @@ export const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
  */
 export const OFF_THREAD_BACKLOG_BYTES = 4 * SINK_BUFFER_BYTES;
 
-/** Where a sink's md5 is computed; `result` is the md5 thread's digest, once it came back. */
-type Md5 = { where: 'here'; hash: Hash } | { where: 'thread'; remote: RemoteMd5; result?: string };
+/**
+ * With the md5 deferred (`'later'`), how many bytes of a body may wait unhashed: past this the
+ * oldest chunks are hashed at once, so an upload holds at most this much more than the sink's
+ * buffer whatever its size. A 1 MiB body is hashed wholly off its receiving path.
+ */
+export const LATER_UNHASHED_BYTES = 1024 * 1024;
+
+/**
+ * Where a sink's md5 is computed: on this thread as each chunk is taken (`here`); on this thread
+ * a chunk per turn of the event loop after the chunk went to the disk (`later`: `kept` waits);
+ * or on the md5 thread (`thread`; `result` is its digest, once it came back).
+ */
+type Md5 =
+  | { where: 'here'; hash: Hash }
+  | { where: 'later'; hash: Hash; kept: Buffer[]; keptBytes: number; scheduled: boolean; caughtUp: (() => void)[] }
+  | { where: 'thread'; remote: RemoteMd5; result?: string };
 
 /**
  * The end of a local upload: counts and md5-hashes the bytes and writes them to an open file
@@ -56,14 +70,26 @@ export class HashingFileSink extends Writable {
   private syncedTo = 0;
   private syncError?: Error;
 
+  /** The md5 thread's hash, when the sink hashes there. */
+  private readonly remote?: RemoteMd5;
+
   /**
-   * `remote`: hash on the md5 thread instead of this one (large uploads): each batch is posted
-   * there before it is written, in the order written, so the digest is still of exactly the
-   * file's bytes.
+   * `md5`: where the hash is computed. By default on this thread as each chunk is taken.
+   * A RemoteMd5: on the md5 thread (large uploads); each batch is posted there before it is
+   * written, in the order written, so the digest is still of exactly the file's bytes.
+   * `'later'`: on this thread, but each chunk after it was handed to the file, one chunk per
+   * turn of the event loop (at most LATER_UNHASHED_BYTES waiting), so that receiving and writing
+   * a small body are not held up by its hash and the hash's tail runs while the caller links and
+   * fsyncs the file; the caller awaits `hashed()` before `digest()`. Only for bodies whose chunks
+   * are never reused by their producer once written (an HTTP request's are its own).
    */
-  constructor(private readonly fd: number, private readonly maxBytes: number, private readonly syncEvery = SYNC_EVERY_BYTES, private readonly remote?: RemoteMd5) {
+  constructor(private readonly fd: number, private readonly maxBytes: number, private readonly syncEvery = SYNC_EVERY_BYTES, md5?: RemoteMd5 | 'later') {
     super({ highWaterMark: SINK_BUFFER_BYTES });
-    this.md5 = remote ? { where: 'thread', remote } : { where: 'here', hash: createHash('md5') };
+    if (md5 === 'later') this.md5 = { where: 'later', hash: createHash('md5'), kept: [], keptBytes: 0, scheduled: false, caughtUp: [] };
+    else if (md5) {
+      this.remote = md5;
+      this.md5 = { where: 'thread', remote: md5 };
+    } else this.md5 = { where: 'here', hash: createHash('md5') };
   }
 
   /** Starts an early fdatasync when enough was written since the last one and none runs. */
@@ -92,7 +118,7 @@ export class HashingFileSink extends Writable {
    */
   override _final(done: (err?: Error | null) => void): void {
     const md5 = this.md5;
-    if (md5.where === 'here') return this.whenSynced(() => done(this.syncError));
+    if (md5.where !== 'thread') return this.whenSynced(() => done(this.syncError));
     md5.remote.digest().then(
       (hex) => {
         md5.result = hex;
@@ -102,12 +128,53 @@ export class HashingFileSink extends Writable {
     );
   }
 
-  /** Counts and hashes a chunk; false (and the stream fails) when the limit is passed. */
+  /** Counts and hashes a chunk (or keeps it for a later turn); false (and the stream fails) when the limit is passed. */
   private take(chunk: Buffer): boolean {
     this.count += chunk.length;
     if (this.count > this.maxBytes) return false;
-    if (this.md5.where === 'here') this.md5.hash.update(chunk);
+    const md5 = this.md5;
+    if (md5.where === 'here') md5.hash.update(chunk);
+    else if (md5.where === 'later') {
+      md5.kept.push(chunk);
+      md5.keptBytes += chunk.length;
+      // Flat memory: a body larger than the allowance is hashed here for what is over it.
+      while (md5.keptBytes > LATER_UNHASHED_BYTES) this.hashOneKept();
+      this.scheduleHashing();
+    }
     return true;
+  }
+
+  /** `later`: hashes the oldest kept chunk. */
+  private hashOneKept(): void {
+    const md5 = this.md5;
+    if (md5.where !== 'later') return;
+    const chunk = md5.kept.shift()!;
+    md5.keptBytes -= chunk.length;
+    md5.hash.update(chunk);
+  }
+
+  /** `later`: hashes one kept chunk per turn of the event loop (I/O callbacks run in between) until none is left. */
+  private scheduleHashing(): void {
+    const md5 = this.md5;
+    if (md5.where !== 'later' || md5.scheduled || !md5.kept.length) return;
+    md5.scheduled = true;
+    setImmediate(() => {
+      md5.scheduled = false;
+      if (!md5.kept.length) return;
+      this.hashOneKept();
+      if (md5.kept.length) return this.scheduleHashing();
+      for (const f of md5.caughtUp.splice(0)) f();
+    });
+  }
+
+  /**
+   * Resolves once every byte taken so far is in the md5 (at once unless `later`): called after
+   * the stream finished, it lets the hash's tail run next to the caller's link and fsyncs.
+   */
+  hashed(): Promise<void> {
+    const md5 = this.md5;
+    if (md5.where !== 'later' || !md5.kept.length) return Promise.resolve();
+    return new Promise((resolve) => md5.caughtUp.push(resolve));
   }
 
   private tooLarge(): Error {
@@ -145,6 +212,12 @@ export class HashingFileSink extends Writable {
     // The same holds for an early fdatasync of the descriptor.
     const close = () => this.whenSynced(() => cb(err));
     this.remote?.drop();
+    // A sink that failed lets its kept chunks go; whoever waited for them hears nothing more. One
+    // that finished is destroyed too (autoDestroy): its hash still catches up.
+    if (this.md5.where === 'later' && !this.writableFinished) {
+      this.md5.kept = [];
+      this.md5.keptBytes = 0;
+    }
     if (this.writing) this.afterWrite = close;
     else close();
   }
@@ -168,14 +241,23 @@ export class HashingFileSink extends Writable {
     else writev(this.fd, buffers, this.position, onWritten);
   }
 
+  /** `later`: bytes taken and not yet hashed (0 otherwise). */
+  get unhashedBytes(): number {
+    return this.md5.where === 'later' ? this.md5.keptBytes : 0;
+  }
+
   /** Bytes taken so far. */
   get size(): number {
     return this.count;
   }
 
-  /** The md5 (hex) of everything taken; call once, after the stream finished. */
+  /** The md5 (hex) of everything taken; call once, after the stream finished (and, `later`, after `hashed()`). */
   digest(): string {
     if (this.md5.where === 'here') return this.md5.hash.digest('hex');
+    if (this.md5.where === 'later') {
+      if (this.md5.kept.length) throw new Error('HashingFileSink.digest() before hashed() resolved');
+      return this.md5.hash.digest('hex');
+    }
     if (this.md5.result === undefined) throw new Error('HashingFileSink.digest() before the stream finished');
     return this.md5.result;
   }
