@@ -114,6 +114,11 @@ async function main(): Promise<void> {
     WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
         plain: `UPDATE "Full" SET ${set} FROM unnest($1::text[], $2::numeric[]) AS u(id, a)
     WHERE "Full"."objectId" = u.id AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
+        // The rows locked in the CTE, found again by the locked tuple's ctid (a TID scan) rather than
+        // by a second descent of the primary key.
+        ctid: `WITH l AS (SELECT ctid AS tid, "objectId" FROM "Full" WHERE "objectId" = ANY($1::text[]) FOR UPDATE SKIP LOCKED)
+    UPDATE "Full" SET ${set} FROM l JOIN unnest($1::text[], $2::numeric[]) AS u(id, a) ON u.id = l."objectId"
+    WHERE "Full".ctid = l.tid AND wperm && $4::text[] AND TRUE RETURNING "Full"."objectId", "Full"."updatedAt", "Full".data->'counter' AS value`,
         // The rows locked in the CTE, each one's amount by its position in the ids (no join with unnest).
         lockpos: `WITH l AS (SELECT "objectId" FROM "Full" WHERE "objectId" = ANY($1::text[]) FOR UPDATE SKIP LOCKED)
     UPDATE "Full" SET ${set.replace('u.a', '($2::numeric[])[array_position($1::text[], "Full"."objectId")]')} FROM l

@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import { AppScope } from '../app-scope.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { defaultSettings } from '../settings/app-settings.ts';
-import { createsWaiting, insertTogether, MAX_IN_FLIGHT, MAX_IN_FLIGHT_AFTER_BEFORE } from './combine-creates.ts';
+import { CREATES_PENDING, createsBusy, createsWaiting, insertTogether, MAX_IN_FLIGHT_AFTER_BEFORE } from './combine-creates.ts';
 import { settle } from './same-row-queue.ts';
 
 /**
- * Holds MAX_IN_FLIGHT inserts of `cls` in flight (MAX_IN_FLIGHT_AFTER_BEFORE of creates that went
+ * Holds CREATES_PENDING inserts of `cls` in flight (MAX_IN_FLIGHT_AFTER_BEFORE of creates that went
  * through a before extension, with `afterBefore`), so that the next creates wait and form one
  * group; `insert` records every statement (its rows) and fails as `fail` says.
  */
@@ -21,7 +21,7 @@ function setup(fail: (rows: readonly string[]) => Error | undefined = () => unde
     const err = fail(rows);
     if (err) throw err;
   };
-  const inFlight = afterBefore ? MAX_IN_FLIGHT_AFTER_BEFORE : MAX_IN_FLIGHT;
+  const inFlight = afterBefore ? MAX_IN_FLIGHT_AFTER_BEFORE : CREATES_PENDING;
   const blockers = Array.from({ length: inFlight }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held, afterBefore));
   return { app, statements, insert, release, blockers };
 }
@@ -73,13 +73,35 @@ test('creates that went through a before extension group once MAX_IN_FLIGHT_AFTE
   assert.equal(createsWaiting(app, 'C', true), 0);
 });
 
-test('with two processes serving the app each keeps half of MAX_IN_FLIGHT inserts in flight', async () => {
+test('up to CREATES_PENDING - 1 concurrent creates run alone; once CREATES_PENDING are in flight the next ones wait and go together', async () => {
+  const app = { scope: new AppScope(defaultSettings()) };
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const statements: string[][] = [];
+  const insert = async (rows: readonly string[]) => {
+    statements.push([...rows]);
+    await held;
+  };
+  const alone = Array.from({ length: CREATES_PENDING }, (_, i) => insertTogether(app, 'C', `x${i}`, insert));
+  assert.equal(createsWaiting(app, 'C'), 0, 'a few clients never wait for each other');
+  assert.deepEqual(statements, Array.from({ length: CREATES_PENDING }, (_, i) => [`x${i}`]));
+  const group = ['a', 'b', 'c'].map((r) => insertTogether(app, 'C', r, insert));
+  assert.equal(createsWaiting(app, 'C'), 3, 'with CREATES_PENDING in flight the next creates wait');
+  release();
+  await Promise.all([...alone, ...group]);
+  assert.deepEqual(statements.slice(CREATES_PENDING), [['a', 'b', 'c']]);
+});
+
+test('with two processes serving the app each groups once its share of CREATES_PENDING (at least 3) is in flight', async () => {
+  assert.deepEqual(createsBusy(1), { inFlight: 2, pending: 4 });
+  assert.deepEqual(createsBusy(2), { inFlight: 1, pending: 3 });
   const app = { scope: new AppScope(defaultSettings()), processes: 2 };
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   const statements: string[][] = [];
   const insert = async (rows: readonly string[]) => void statements.push([...rows]);
-  const blockers = Array.from({ length: MAX_IN_FLIGHT / 2 }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held));
+  const blockers = Array.from({ length: 3 }, (_, i) => insertTogether(app, 'C', `held${i}`, async () => held));
+  assert.equal(createsWaiting(app, 'C'), 0, 'three clients of a process never wait for each other');
   const group = ['a', 'b'].map((r) => insertTogether(app, 'C', r, insert));
   assert.equal(createsWaiting(app, 'C'), 2, 'the process\'s share is in flight: the next creates wait');
   release();

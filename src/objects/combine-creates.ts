@@ -16,7 +16,7 @@
 import type { AppContext } from '../app-context.ts';
 import { appSlot } from '../app-scope.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { slotsOfProcess } from './group-slots.ts';
+import { busyOfProcess, slotsOfProcess } from './group-slots.ts';
 import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 
 /**
@@ -34,6 +34,23 @@ const MAX_GROUP = 16;
  * load the waiting creates form groups.
  */
 export const MAX_IN_FLIGHT = 8;
+
+/**
+ * Once CREATES_BUSY inserts of a class are in flight, a create also waits when CREATES_PENDING or
+ * more creates of the class are in flight or waiting (the rule of the random Increments,
+ * combine-increments.ts ROWS_BUSY): 32 clients then keep 2-4 statements in flight, each carrying
+ * about 8 rows, instead of 8 carrying about 3, and a few clients (up to 3 per process) still never
+ * wait for each other. One statement and one commit less per group: PostgreSQL's CPU per create
+ * fell by a third, the server's by a sixth (docs/benchmarks.md, "Grouped creates prepared, and
+ * fewer, larger groups").
+ */
+export const CREATES_BUSY = 2;
+export const CREATES_PENDING = 4;
+
+/** This process's share of CREATES_BUSY and CREATES_PENDING (group-slots.ts), at least 3 pending. */
+export function createsBusy(processes = 1): { inFlight: number; pending: number } {
+  return busyOfProcess(CREATES_BUSY, CREATES_PENDING, processes, 3);
+}
 
 /**
  * Inserts of one class running at once before later ones wait, for creates that went through a
@@ -59,7 +76,7 @@ const QUEUE_AFTER_BEFORE = appSlot<SameRowQueue<Part<unknown>, void>>('objects.c
 function queueOf(app: Pick<AppContext, 'scope' | 'processes'>, afterBefore: boolean): SameRowQueue<Part<unknown>, void> {
   return afterBefore
     ? app.scope.ensure(QUEUE_AFTER_BEFORE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, MAX_IN_FLIGHT_AFTER_BEFORE))
-    : app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, slotsOfProcess(MAX_IN_FLIGHT, app.processes)));
+    : app.scope.ensure(QUEUE, () => new SameRowQueue<Part<unknown>, void>(MAX_GROUP, slotsOfProcess(MAX_IN_FLIGHT, app.processes), createsBusy(app.processes)));
 }
 
 /** Errors PostgreSQL raises for a row's content before anything is written (driver-errors.ts). */

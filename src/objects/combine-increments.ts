@@ -20,7 +20,7 @@ import type { Database } from '../storage/database.ts';
 import { prepared } from '../storage/prepared-statements.ts';
 import type { ParsedWrite } from '../model/write-ops.ts';
 import type { WritePlan } from '../plan/index.ts';
-import { shareOfProcess, slotsOfProcess } from './group-slots.ts';
+import { busyOfProcess, slotsOfProcess } from './group-slots.ts';
 import { SameRowQueue, settle, type Settled } from './same-row-queue.ts';
 import { toIso } from './timestamps.ts';
 import type { Updated } from './update-object.ts';
@@ -78,7 +78,7 @@ const ROWS_PENDING_LEAST = 3;
  * increments").
  */
 export function rowsBusy(processes = 1): { inFlight: number; pending: number } {
-  return { inFlight: shareOfProcess(ROWS_BUSY, processes), pending: shareOfProcess(ROWS_PENDING, processes, ROWS_PENDING_LEAST) };
+  return busyOfProcess(ROWS_BUSY, ROWS_PENDING, processes, ROWS_PENDING_LEAST);
 }
 
 /** Most rows in one such UPDATE (small for the reason given at combine-creates.ts MAX_GROUP). */

@@ -104,16 +104,20 @@ function insertStatement(className: string, rows: readonly PreparedCreate[]): Sq
   const table = ident(className);
   const columns = sql`("objectId", "createdAt", "updatedAt", acl, rperm, wperm, data)`;
   if (rows.every((r) => r.acl === rows[0].acl)) {
-    // The usual batch (every object has the same ACL object, e.g. the default): the ACL goes
-    // once, and the documents as one JSON array (no array-literal escaping of each document).
-    return sql`INSERT INTO ${table} ${columns}
-      SELECT t.id, t.ts, t.ts, ${JSON.stringify(rows[0].acl)}::jsonb, ${rows[0].rperm}::text[], ${rows[0].wperm}::text[], d.doc
-      FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[]) WITH ORDINALITY AS t(id, ts, i)
-        JOIN jsonb_array_elements(${JSON.stringify(rows.map((r) => r.data))}::jsonb) WITH ORDINALITY AS d(doc, i) USING (i)`;
+    // The usual batch, and a group of concurrent creates without ACLs (combine-creates.ts: every
+    // object has the same ACL object, e.g. the default): the ACL goes once, and the documents as
+    // one JSON array (no array-literal escaping of each document). ROWS FROM zips the ids, times
+    // and documents in one function scan, with no join, so the text depends only on the class and
+    // the plan is that scan: prepared, so PostgreSQL neither parses nor plans it per group. (It was
+    // a join of two WITH ORDINALITY scans, unprepared: parsing and planning it were about a tenth
+    // of PostgreSQL's CPU under concurrent creates; docs/benchmarks.md, "Grouped creates prepared".)
+    return prepared(sql`INSERT INTO ${table} ${columns}
+      SELECT t.id, t.ts, t.ts, ${JSON.stringify(rows[0].acl)}::jsonb, ${rows[0].rperm}::text[], ${rows[0].wperm}::text[], t.doc
+      FROM ROWS FROM (unnest(${rows.map((r) => r.objectId)}::text[]), unnest(${rows.map((r) => r.now)}::timestamptz[]),
+        jsonb_array_elements(${JSON.stringify(rows.map((r) => r.data))}::jsonb)) AS t(id, ts, doc)`);
   }
-  // Rows with their own ACLs (a group of concurrent creates, combine-creates.ts): the text depends
-  // only on the class and the plan is one scan of the arrays, so it is prepared (no parse or plan
-  // per group). The form above is not: a generic plan of its join could be a nested loop.
+  // Rows with their own ACLs (a batch or a group of creates with ACLs of their own): the text
+  // depends only on the class and the plan is one scan of the arrays, so it is prepared too.
   return prepared(sql`INSERT INTO ${table} ${columns}
     SELECT id, ts, ts, acl, string_to_array(rp, chr(31)), string_to_array(wp, chr(31)), data
     FROM unnest(${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.now)}::timestamptz[], ${rows.map((r) => JSON.stringify(r.acl))}::jsonb[],

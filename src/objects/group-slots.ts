@@ -23,3 +23,15 @@ export function slotsOfProcess(serverSlots: number, processes = 1): number {
 export function shareOfProcess(serverCount: number, processes = 1, least = 1): number {
   return Math.max(least, Math.ceil(serverCount / Math.max(1, processes)));
 }
+
+/**
+ * A process's share of a grouped write's "busy" thresholds (same-row-queue.ts `busy`), which are
+ * meant for the whole server: once `inFlight` statements of a kind run, a write also waits when
+ * `pending` or more of its kind are in flight or waiting. At least `leastPending` pending per
+ * process, so that that many clients of one process never wait for each other (with two workers,
+ * 2 pending made groups of two out of eight clients, which cost PostgreSQL more than lone
+ * statements: docs/benchmarks.md, "Two workers' random increments").
+ */
+export function busyOfProcess(inFlight: number, pending: number, processes = 1, leastPending = 1): { inFlight: number; pending: number } {
+  return { inFlight: shareOfProcess(inFlight, processes), pending: shareOfProcess(pending, processes, leastPending) };
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { forEachEngine } from './harness/engines.ts';
 import { makeContext } from '../../src/http/dispatch.ts';
-import { createsWaiting, insertTogether, MAX_IN_FLIGHT } from '../../src/objects/combine-creates.ts';
+import { CREATES_PENDING, createsWaiting, insertTogether } from '../../src/objects/combine-creates.ts';
 import { insertPrepared, prepareCreate, type PreparedCreate } from '../../src/objects/create-object.ts';
 import { settle } from '../../src/objects/same-row-queue.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
@@ -14,11 +14,11 @@ forEachEngine('concurrent creates', (h) => {
   const CLASS = 'CreateGroup';
   const path = `/1.1/classes/${CLASS}`;
 
-  /** Holds MAX_IN_FLIGHT inserts of the class in flight, so that the next creates wait and go together. */
+  /** Holds CREATES_PENDING inserts of the class in flight, so that the next creates wait and go together. */
   function holdInFlight() {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const blockers = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => insertTogether(h().app, CLASS, i, async () => held));
+    const blockers = Array.from({ length: CREATES_PENDING }, (_, i) => insertTogether(h().app, CLASS, i, async () => held));
     return { release: () => (release(), Promise.all(blockers)) };
   }
   async function untilWaiting(n: number): Promise<void> {
@@ -54,6 +54,34 @@ forEachEngine('concurrent creates', (h) => {
     // The row ACLs hold: without the master key the role-only object is not readable.
     assert.deepEqual((await h().client.get(`${path}/${ids[2]}`)).body, {});
     assert.equal((await h().client.get(`${path}/${ids[0]}`)).body.n, 1);
+  });
+
+  test('waiting creates without an ACL (one shared default ACL) go as one INSERT, group after group; each keeps its own fields and createdAt', async () => {
+    assert.equal((await h().client.post(path, { n: 0, s: 'first', tags: ['t0'], when: { __type: 'Date', iso: '2020-01-01T00:00:00.000Z' } })).status, 201, 'the class and its fields are known from here on');
+    // Two groups in turn: the group's statement is prepared, so the second runs it again.
+    for (const round of [1, 2]) {
+      const { release } = holdInFlight();
+      const posts = [1, 2, 3, 4].map((i) => h().client.post(path, { n: round * 10 + i, s: `r${round}-${i}`, tags: [`t${i}`], when: { __type: 'Date', iso: `2020-01-0${i}T00:00:00.000Z` } }));
+      await untilWaiting(4);
+      await release();
+      const answers = await Promise.all(posts);
+      for (const a of answers) assert.equal(a.status, 201, JSON.stringify(a.body));
+      const ids = answers.map((a) => a.body.objectId as string);
+      const rows = await rowsOf(ids);
+      assert.equal(rows.length, 4);
+      assert.equal(new Set(rows.map((r) => r.x)).size, 1, 'one INSERT (one transaction) wrote the four');
+      for (const [k, a] of answers.entries()) {
+        const i = k + 1;
+        const got = await h().client.get(`${path}/${ids[k]}`, { returnACL: 'true' }, { master: true });
+        assert.equal(got.body.n, round * 10 + i);
+        assert.equal(got.body.s, `r${round}-${i}`);
+        assert.deepEqual(got.body.tags, [`t${i}`]);
+        assert.deepEqual(got.body.when, { __type: 'Date', iso: `2020-01-0${i}T00:00:00.000Z` });
+        assert.deepEqual(got.body.ACL, { '*': { read: true, write: true } });
+        assert.equal(got.body.createdAt, a.body.createdAt);
+        assert.equal(got.body.updatedAt, a.body.createdAt);
+      }
+    }
   });
 
   test('a group refused for one row runs each create alone: only that create fails', async () => {
