@@ -71,7 +71,9 @@ async function planFind(ctx: RequestContext, className: string, q: FindQuery): P
   if (!schema) return undefined;
   const access = await accessOf(ctx);
   await access.require(className, 'find');
-  const query = await planQuery(access, schema, q);
+  // The table's indexes (cached) decide which Number order keys may sort as doubles (plan/double-sort-keys.ts).
+  const indexes = q.order && q.limit > 0 ? (await accessPaths(ctx.app.db, className)).indexes : undefined;
+  const query = await planQuery(access, schema, indexes ? { ...q, indexes } : q);
   const withAcl = q.returnACL && (ctx.master || ctx.app.settings.includeACLInQueries);
   return { query, access, schema, withAcl };
 }

@@ -15,6 +15,7 @@ import { checkConditionFields, checkOrderFields, fieldView, type FieldView } fro
 import { checkInnerQueries } from './inner-queries.ts';
 import type { Access } from './read-access.ts';
 import { queryShape, type QueryShape } from './reusable-shape.ts';
+import { doubleSortKeys } from './double-sort-keys.ts';
 
 /** What a read asks for. */
 export interface QueryRequest {
@@ -27,6 +28,11 @@ export interface QueryRequest {
   readonly protect?: readonly string[];
   /** An endpoint's own rule on the parsed condition, for non-master callers, before any other check. */
   readonly restrict?: (cond: Condition) => void;
+  /**
+   * The table's index definitions, when the caller has them (storage/table-access-paths.ts): the
+   * order's Number fields that none of them names sort by a double key (double-sort-keys.ts).
+   */
+  readonly indexes?: readonly string[];
 }
 
 /** A planned class read. */
@@ -58,7 +64,8 @@ export async function planQuery(access: Access, schema: ClassSchema, q: QueryReq
   checkOrderFields(access, schema.name, q.order, protect);
   const compiled = compileWhere(cond, { schema, schemaOf: access.schemaOf, readers: access.readers });
   await checkInnerQueries(access, cond);
-  const order = q.order ? compileOrder(q.order, schema) : compiled.nearOrder ? sql`${compiled.nearOrder}, "objectId"` : DEFAULT_ORDER;
+  const doubles = q.indexes ? doubleSortKeys(q.order, schema, q.indexes) : undefined;
+  const order = q.order ? compileOrder(q.order, schema, undefined, doubles) : compiled.nearOrder ? sql`${compiled.nearOrder}, "objectId"` : DEFAULT_ORDER;
   const view = fieldView(access, schema.name);
   return {
     table: ident(schema.name),

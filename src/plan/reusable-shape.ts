@@ -84,7 +84,7 @@ function collect(cond: Condition, schema: ClassSchema, fields: Set<string>): boo
  * But `"objectId"` only as a first column: every field index made by `larder index add` ends with
  * it as the order's tie-breaker, which serves no condition on objectId.
  */
-function names(definition: string, field: string): boolean {
+export function indexNames(definition: string, field: string): boolean {
   if (field === 'objectId') return definition.includes('("objectId"');
   return COLUMNS.has(field) ? definition.includes(`"${field}"`) : definition.includes(`'${field}'::text`);
 }
@@ -97,7 +97,7 @@ export function reusableShape(shape: QueryShape | undefined, readers: readonly s
   if (!shape) return false;
   const anonymous = readers !== null && readers.length === 1 && readers[0] === '*';
   if (readers !== null && !anonymous) return false;
-  let ways = table.indexes.filter((def) => [...shape.fields].some((f) => names(def, f))).length;
+  let ways = table.indexes.filter((def) => [...shape.fields].some((f) => indexNames(def, f))).length;
   if (anonymous && !((table.publicShare ?? 0) >= MOSTLY_PUBLIC)) ways++;
   return ways <= 1;
 }

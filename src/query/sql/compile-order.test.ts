@@ -33,6 +33,14 @@ describe('compileOrder golden SQL', () => {
   for (const [name, order, text] of GOLDEN) {
     test(name, () => assert.deepEqual(compileOrder(order, ITEM).toQuery(), { text, values: [] }));
   }
+  test('Number fields named as doubles sort by a float8 key; others keep the index expression', () => {
+    assert.deepEqual(compileOrder('-score,name', ITEM, undefined, new Set(['score'])).toQuery(), {
+      text: `((data->>'score')::float8) DESC NULLS LAST, ((data->>'name') COLLATE "C") ASC NULLS FIRST, "objectId" ASC`,
+      values: [],
+    });
+    // A name that is not a Number field of the schema is never a double key.
+    assert.deepEqual(compileOrder('name', ITEM, undefined, new Set(['name'])).toQuery(), { text: `((data->>'name') COLLATE "C") ASC NULLS FIRST, "objectId" ASC`, values: [] });
+  });
   test('$nearSphere distance when no order is given', () => {
     const near = sql`(distance ${1})`;
     assert.deepEqual(compileOrder(undefined, ITEM, near).toQuery(), { text: '(distance $1) ASC, "objectId" ASC', values: [1] });

@@ -9,7 +9,7 @@
  */
 import { ApiError } from '../../errors/api-error.ts';
 import type { ClassSchema } from '../../model/class-schema.ts';
-import { join, raw, type Sql, sql } from '../../sql/fragment.ts';
+import { join, jsonKey, raw, type Sql, sql } from '../../sql/fragment.ts';
 import { parseFieldKey } from '../parse-key.ts';
 import { parseOrder } from '../parse-order.ts';
 import { columnForOrder, type FieldTarget, jsonPath, resolveField, scalarExpr } from './field-expr.ts';
@@ -30,16 +30,27 @@ function genericKeys(v: Sql): Sql[] {
   ];
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 function direction(descending: boolean, withNulls: boolean): Sql {
   if (!withNulls) return raw(descending ? 'DESC' : 'ASC');
   return sql`${raw(descending ? 'DESC' : 'ASC')} ${raw(descending ? 'NULLS LAST' : 'NULLS FIRST')}`;
 }
 
-function keyExpressions(target: FieldTarget): { exprs: Sql[]; nullable: boolean } {
+/**
+ * A Number field's sort key as a double: for fields no index names (plan/double-sort-keys.ts says
+ * why it orders alike and costs less). Indexed fields keep scalarExpr's, the index's expression.
+ */
+function doubleKey(name: string): Sql {
+  return sql`((data->>${jsonKey(name)})::float8)`;
+}
+
+function keyExpressions(target: FieldTarget, doubles: ReadonlySet<string>): { exprs: Sql[]; nullable: boolean } {
   switch (target.kind) {
     case 'column':
       return { exprs: [columnForOrder(target.name)], nullable: false };
     case 'scalar':
+      if (target.type === 'Number' && doubles.has(target.name)) return { exprs: [doubleKey(target.name)], nullable: true };
       return { exprs: [scalarExpr(target.name, target.type)], nullable: true };
     case 'json':
       return { exprs: genericKeys(jsonPath(target.path)), nullable: false };
@@ -51,17 +62,17 @@ function keyExpressions(target: FieldTarget): { exprs: Sql[]; nullable: boolean 
 
 /**
  * The ORDER BY list for `order` (without the keywords). With no keys it orders by `nearOrder`
- * (the `$nearSphere` distance from compileWhere) when given, else by objectId. Invalid keys
- * are error 105.
+ * (the `$nearSphere` distance from compileWhere) when given, else by objectId. `doubles`: Number
+ * fields to sort by a double key (plan/double-sort-keys.ts). Invalid keys are error 105.
  */
-export function compileOrder(order: string | undefined, schema: ClassSchema, nearOrder?: Sql): Sql {
+export function compileOrder(order: string | undefined, schema: ClassSchema, nearOrder?: Sql, doubles: ReadonlySet<string> = NONE): Sql {
   const keys = parseOrder(order);
   const items: Sql[] = [];
   if (keys.length === 0 && nearOrder) items.push(sql`${nearOrder} ASC`);
   for (const key of keys) {
     if (key.field === 'ACL') throw new ApiError('invalidKeyName', 'Invalid key name "ACL" in order.');
     const target = resolveField(schema, parseFieldKey(key.field));
-    const { exprs, nullable } = keyExpressions(target);
+    const { exprs, nullable } = keyExpressions(target, doubles);
     for (const expr of exprs) items.push(sql`${expr} ${direction(key.descending, nullable)}`);
   }
   // The tie-breaker runs the way the last key does, so that a `larder index add` index
