@@ -13,7 +13,7 @@
  * filled from the documents and an index on `(n_num NULLS FIRST, "objectId")` (then VACUUM
  * ANALYZE), so that the typed variants can run: what typed columns would save, field by field.
  * The database: a copy of one the peer bench seeded (schema `larder`). docs/benchmarks.md,
- * "Typed columns and the sort key, measured field by field". For tuning by hand; not part of
+ * "The sort key as a double; typed columns measured field by field". For tuning by hand; not part of
  * `npm run bench`.
  */
 import { readFileSync } from 'node:fs';
@@ -68,6 +68,18 @@ const VARIANTS: Record<string, { family: 'c' | 'h'; typed?: boolean; text: strin
   hTypedScore: { family: 'h', typed: true, text: hStatement(pageRows(inner(RANGE, 'score_num'), PTR)) },
   hTyped: { family: 'h', typed: true, text: hStatement(pageRows(inner(RANGE_TYPED, 'score_num'), PTR)) },
   hLate: { family: 'h', text: hStatement(lateRows(RANGE, KEY, PTR)) },
+  // With the double key (what the server sends since "The sort key as a double"), and on top of it:
+  cF: { family: 'c', text: cStatement(pageRows(inner(RANGE, FLOAT_KEY), '')) },
+  // the anonymous reader's ACL as `'*' = ANY(rperm)` (no GIN operator; only where the rperm index is no way in anyway);
+  cFAny: { family: 'c', text: cStatement(pageRows(inner(RANGE, FLOAT_KEY), '')).replace(ACL, `'*' = ANY(rperm)`) },
+  hF: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), PTR)) },
+  hFAny: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), PTR)).replaceAll(ACL, `'*' = ANY(rperm)`) },
+  // the owners' ACL tested on the joined rows only;
+  hFAclAfter: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), PTR)).replace(`ids.id WHERE ${ACL}`, `ids.id WHERE CASE WHEN ids.id IS NOT NULL THEN ${ACL} END`) },
+  // the owners' versions as the tuple's xmin and ctid with no text made of them (size of the version text);
+  hFNoVersion: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), PTR)).replace(VERSION, 'NULL') },
+  // the owners' ids without DISTINCT (a page of one owner's rows probes it 20 times; answers may repeat, so only its cost).
+  hFIdsInCte: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), `, CASE WHEN q.data->'owner'->>'__type' = 'Pointer' AND q.data->'owner'->>'className' = $7::text THEN q.data->'owner'->>'objectId' END AS ptr_0`)).replace(IDS, 'SELECT p.ptr_0 FROM page p WHERE p.ptr_0 IS NOT NULL') },
 };
 
 function cpuNs(pid: number): number {

@@ -71,8 +71,10 @@ async function planFind(ctx: RequestContext, className: string, q: FindQuery): P
   if (!schema) return undefined;
   const access = await accessOf(ctx);
   await access.require(className, 'find');
-  // The table's indexes (cached) decide which Number order keys may sort as doubles (plan/double-sort-keys.ts).
-  const indexes = q.order && q.limit > 0 ? (await accessPaths(ctx.app.db, className)).indexes : undefined;
+  // The table's indexes (cached) decide which Number order keys may sort as doubles
+  // (plan/double-sort-keys.ts); on PostgreSQL only: the embedded engine's float8in (WebAssembly)
+  // costs about four times its numeric_in (docs/benchmarks.md, "The sort key as a double").
+  const indexes = q.order && q.limit > 0 && ctx.app.db.engine === 'postgres' ? (await accessPaths(ctx.app.db, className)).indexes : undefined;
   const query = await planQuery(access, schema, indexes ? { ...q, indexes } : q);
   const withAcl = q.returnACL && (ctx.master || ctx.app.settings.includeACLInQueries);
   return { query, access, schema, withAcl };

@@ -6,7 +6,9 @@
  * key is only ever computed for the matching rows and sorted, and `((data->>'f')::float8)` costs
  * PostgreSQL less: `float8in` instead of `numeric_in`, and a by-value datum that the sort copies
  * and compares cheaply instead of a numeric (the peer bench's range query, `order=-score`: about
- * 45 us of 470 per statement; docs/benchmarks.md, "The sort key as a double").
+ * 45 us of 470 per statement; docs/benchmarks.md, "The sort key as a double"). PostgreSQL only:
+ * the embedded engine's float8in (WebAssembly) costs about four times its numeric_in, so
+ * objects/find-objects.ts gives the indexes only on PostgreSQL.
  *
  * The order is the same for every value a client can write: numbers reach Larder as JSON numbers
  * parsed into doubles, and the shortest text of distinct doubles compares as the doubles do, so

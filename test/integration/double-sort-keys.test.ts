@@ -4,7 +4,7 @@ import { forEachEngine, type Harness } from './harness/engines.ts';
 import { captured } from './harness/statement-spy.ts';
 import { signUp } from './harness/user-helpers.ts';
 
-// A Number field no index names sorts by `((data->>'v')::float8)`, an indexed one by the index's
+// On PostgreSQL a Number field no index names sorts by `((data->>'v')::float8)`, an indexed one by the index's
 // `((data->>'v')::numeric)` (src/plan/double-sort-keys.ts). Both must order every value a client
 // can write alike: the answers before the index (double key) and after it (numeric key, the index)
 // are the same pages, and the values come in numeric order with missing and null ones first.
@@ -75,7 +75,9 @@ forEachEngine('double sort keys', (h: () => Harness) => {
     let before: string[][] = [];
     const unindexed = await captured(db, async () => (before = await answers()));
     const pageTexts = unindexed.map(statementText).filter((t) => t.includes('"DblSort"') && t.includes('ORDER BY'));
-    assert.ok(pageTexts.length > 0 && pageTexts.every((t) => t.includes(`((data->>'v')::float8)`) && !t.includes(`((data->>'v')::numeric) DESC`) && !t.includes(`((data->>'v')::numeric) ASC`)), 'no index names v: the double key');
+    // PostgreSQL only: on the embedded engine float8in costs more than numeric_in, so it keeps the numeric key.
+    const doubleKey = h().engine === 'postgres';
+    assert.ok(pageTexts.length > 0 && pageTexts.every((t) => t.includes(`((data->>'v')::float8)`) === doubleKey && t.includes(`((data->>'v')::numeric)`) !== doubleKey), 'no index names v: the double key on PostgreSQL');
     assert.equal(before[0].length, VALUES.length + 1);
     assert.equal(before[2].length, 5);
     assert.deepEqual(before[2], before[1].slice(3, 8));
@@ -86,7 +88,7 @@ forEachEngine('double sort keys', (h: () => Harness) => {
     const indexedTexts = indexed.map(statementText).filter((t) => t.includes('"DblSort"') && t.includes('ORDER BY'));
     assert.ok(indexedTexts.length > 0 && indexedTexts.every((t) => !t.includes(`((data->>'v')::float8)`) && t.includes(`((data->>'v')::numeric)`)), 'an index names v: its expression');
     // order=v,-k: k has no index, so its key is a double next to v's numeric one.
-    assert.ok(indexedTexts.some((t) => t.includes(`((data->>'v')::numeric) ASC NULLS FIRST, ((data->>'k')::float8) DESC NULLS LAST`)));
+    assert.ok(indexedTexts.some((t) => t.includes(`((data->>'v')::numeric) ASC NULLS FIRST, ((data->>'k')::${doubleKey ? 'float8' : 'numeric'}) DESC NULLS LAST`)));
     assert.deepEqual(after, before, 'the same pages sorted by the numeric key');
   });
 });

@@ -30,8 +30,6 @@ function genericKeys(v: Sql): Sql[] {
   ];
 }
 
-const NONE: ReadonlySet<string> = new Set();
-
 function direction(descending: boolean, withNulls: boolean): Sql {
   if (!withNulls) return raw(descending ? 'DESC' : 'ASC');
   return sql`${raw(descending ? 'DESC' : 'ASC')} ${raw(descending ? 'NULLS LAST' : 'NULLS FIRST')}`;
@@ -45,12 +43,12 @@ function doubleKey(name: string): Sql {
   return sql`((data->>${jsonKey(name)})::float8)`;
 }
 
-function keyExpressions(target: FieldTarget, doubles: ReadonlySet<string>): { exprs: Sql[]; nullable: boolean } {
+function keyExpressions(target: FieldTarget, doubles: ReadonlySet<string> | undefined): { exprs: Sql[]; nullable: boolean } {
   switch (target.kind) {
     case 'column':
       return { exprs: [columnForOrder(target.name)], nullable: false };
     case 'scalar':
-      if (target.type === 'Number' && doubles.has(target.name)) return { exprs: [doubleKey(target.name)], nullable: true };
+      if (target.type === 'Number' && doubles?.has(target.name)) return { exprs: [doubleKey(target.name)], nullable: true };
       return { exprs: [scalarExpr(target.name, target.type)], nullable: true };
     case 'json':
       return { exprs: genericKeys(jsonPath(target.path)), nullable: false };
@@ -65,7 +63,7 @@ function keyExpressions(target: FieldTarget, doubles: ReadonlySet<string>): { ex
  * (the `$nearSphere` distance from compileWhere) when given, else by objectId. `doubles`: Number
  * fields to sort by a double key (plan/double-sort-keys.ts). Invalid keys are error 105.
  */
-export function compileOrder(order: string | undefined, schema: ClassSchema, nearOrder?: Sql, doubles: ReadonlySet<string> = NONE): Sql {
+export function compileOrder(order: string | undefined, schema: ClassSchema, nearOrder?: Sql, doubles?: ReadonlySet<string>): Sql {
   const keys = parseOrder(order);
   const items: Sql[] = [];
   if (keys.length === 0 && nearOrder) items.push(sql`${nearOrder} ASC`);
