@@ -12,6 +12,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { arg } from './cli-args.ts';
 import { interleavedRounds } from './interleaved-rounds.ts';
+import { medianOf as median } from './process-cpu.ts';
 
 const page = (key: string) => `SELECT p."objectId", p."createdAt", p."updatedAt", CASE WHEN octet_length(p.data_text) <= $5 THEN p.data_text END AS data_text
   FROM (SELECT q."objectId", q."createdAt", q."updatedAt", q.data::text AS data_text
@@ -24,11 +25,6 @@ const VARIANTS: Record<string, string> = {
   numeric: page(`((data->>'score')::numeric)`),
   float8: page(`((data->>'score')::float8)`),
 };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 async function main(): Promise<void> {
   const rounds = Number(arg('--rounds', '10'));

@@ -92,3 +92,14 @@ export function backendCpu(pids: readonly number[]): { sample(): void; used(): n
   };
   return { sample, used: () => (sample(), pids.reduce((sum, pid) => sum + (last.get(pid) ?? 0) - (start.get(pid) ?? 0), 0)) };
 }
+
+/** A process's CPU time in nanoseconds from /proc/<pid>/schedstat (finer than stat's ticks: for one statement's cost). */
+export function schedCpuNs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+}
+
+/** The median of some numbers (the mean of the middle two for an even count). */
+export function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}

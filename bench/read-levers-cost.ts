@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { arg } from './cli-args.ts';
 import { interleavedRounds } from './interleaved-rounds.ts';
+import { medianOf as median, schedCpuNs as cpuNs } from './process-cpu.ts';
 
 const RANGE = `((((data->>'n')::numeric) >= $1::numeric AND ((data->>'n')::numeric) < $2::numeric))`;
 const RANGE_TYPED = `(n_num >= $1::numeric AND n_num < $2::numeric)`;
@@ -81,15 +82,6 @@ const VARIANTS: Record<string, { family: 'c' | 'h'; typed?: boolean; text: strin
   // the owners' ids without DISTINCT (a page of one owner's rows probes it 20 times; answers may repeat, so only its cost).
   hFIdsInCte: { family: 'h', text: hStatement(pageRows(inner(RANGE, FLOAT_KEY), `, CASE WHEN q.data->'owner'->>'__type' = 'Pointer' AND q.data->'owner'->>'className' = $7::text THEN q.data->'owner'->>'objectId' END AS ptr_0`)).replace(IDS, 'SELECT p.ptr_0 FROM page p WHERE p.ptr_0 IS NOT NULL') },
 };
-
-function cpuNs(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 interface Row {
   part?: number;
