@@ -6,11 +6,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { textRequest } from './http-text-request.ts';
 import { BENCH_KEYS, REPO_ROOT, startServer, type ServerProcess } from './server-process.ts';
 import { threadCpu } from './process-cpu.ts';
 import { startUploadFloor } from './upload-floor-process.ts';
@@ -23,17 +24,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
 
 function call(url: string, method: string, headers: Record<string, string>, body?: string | Readable): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', fail);
-    if (body instanceof Readable) body.pipe(req);
-    else req.end(body);
-  });
+  return textRequest(agent, url, method, headers, body);
 }
 
 /**

@@ -13,13 +13,14 @@
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { textRequest } from './http-text-request.ts';
 import { freePort, REPO_ROOT } from './server-process.ts';
 import { cpuOf, cpuUsed } from './process-cpu.ts';
 
@@ -37,17 +38,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 const median = (xs: readonly number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
 
 function send(url: string, method: string, headers: Record<string, string>, body?: Buffer | string | Readable): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', fail);
-    if (body instanceof Readable) body.pipe(req);
-    else req.end(body);
-  });
+  return textRequest(agent, url, method, headers, body);
 }
 
 interface Floor { name: string; url: string; pid: number; stop: () => void; ms: number; cpu: number; n: number; walls: number[]; traces: Record<string, number>[]; rounds: number[]; mark: { ms: number; n: number } }
